@@ -247,9 +247,17 @@ impl Position {
 
 struct Search<'a, O: Output> {
     board: Position,
+    /// Bit i set: the mover has checkers on slot i (bit 24: the bar).
+    occupied: u32,
+    /// Bit j set: the opponent holds the mover's point j + 1 with two or more checkers.
+    /// Constant during a search: the opponent's points only lose blots.
+    blocked: u32,
     dice: [u8; 4],
     n_dice: usize,
     doubles: bool,
+    /// In the second pass of a non-double (smaller die first), only follow-ups that the
+    /// first pass cannot have produced are searched (see `sub`).
+    second_pass: bool,
     steps: [Step; 4],
     hash: u64,
     best: (usize, u32),
@@ -262,23 +270,37 @@ fn generate<O: Output>(pos: &Position, dice: Dice, seen: &mut Seen, out: &mut O)
     seen.clear();
     let (hi, lo) = (dice.high(), dice.low());
     let doubles = hi == lo;
-    let back = pos.on_roll().iter().rposition(|&n| n > 0).unwrap_or(0);
+    let (opp, me) = (pos.opponent(), pos.on_roll());
+    let occupied = (0..25).filter(|&i| me[i] > 0).fold(0u32, |m, i| m | 1 << i);
+    let blocked = (0..24)
+        .filter(|&j| opp[23 - j] >= 2)
+        .fold(0u32, |m, j| m | 1 << j);
     let mut search = Search {
         board: *pos,
+        occupied,
+        blocked,
         dice: if doubles { [hi; 4] } else { [hi, lo, 0, 0] },
         n_dice: if doubles { 4 } else { 2 },
         doubles,
+        second_pass: false,
         steps: [Step::default(); 4],
         hash: 0,
         best: (0, 0),
         seen,
         out,
     };
-    search.sub(0, 23, 0, back);
+    search.sub(0, 23, 0);
     if !doubles {
         search.dice = [lo, hi, 0, 0];
-        search.sub(0, 23, 0, back);
+        search.second_pass = true;
+        search.sub(0, 23, 0);
     }
+}
+
+/// Index of the highest set bit (the mover's rearmost checker); 0 for an empty mask.
+#[inline(always)]
+fn highest(mask: u32) -> usize {
+    31usize.saturating_sub(mask.leading_zeros() as usize)
 }
 
 impl<O: Output> Search<'_, O> {
@@ -288,12 +310,16 @@ impl<O: Output> Search<'_, O> {
     fn apply(&mut self, from: usize, to: isize) -> bool {
         let [opp, me] = self.board.sides_mut();
         me[from] -= 1;
+        if me[from] == 0 {
+            self.occupied &= !(1 << from);
+        }
         self.hash = self.hash.wrapping_sub(HASH_KEYS[1][from]);
         if to < 0 {
             return false;
         }
         let to = to as usize;
         me[to] += 1;
+        self.occupied |= 1 << to;
         self.hash = self.hash.wrapping_add(HASH_KEYS[1][to]);
         let there = 23 - to;
         if opp[there] == 1 {
@@ -312,12 +338,16 @@ impl<O: Output> Search<'_, O> {
     fn undo(&mut self, from: usize, to: isize, hit: bool) {
         let [opp, me] = self.board.sides_mut();
         me[from] += 1;
+        self.occupied |= 1 << from;
         self.hash = self.hash.wrapping_add(HASH_KEYS[1][from]);
         if to < 0 {
             return;
         }
         let to = to as usize;
         me[to] -= 1;
+        if me[to] == 0 {
+            self.occupied &= !(1 << to);
+        }
         self.hash = self.hash.wrapping_sub(HASH_KEYS[1][to]);
         if hit {
             let there = 23 - to;
@@ -332,6 +362,7 @@ impl<O: Output> Search<'_, O> {
     /// Records the current board as the result of `n_used` dice totalling `pips`, under
     /// gnubg's rule: fewer dice or pips than the best so far is not legal; more makes
     /// every earlier result illegal.
+    #[inline]
     fn save(&mut self, n_used: usize, pips: u32) {
         let (best_n, best_pips) = self.best;
         if n_used < best_n || pips < best_pips {
@@ -346,15 +377,34 @@ impl<O: Output> Search<'_, O> {
             .insert(self.hash, &self.board, &self.steps[..n_used], self.out);
     }
 
+    /// The slots (at most `top`) from which a checker may move `die` pips: the landing
+    /// point is not held by the opponent, or it bears off legally (all checkers home,
+    /// and the exact number or from the rearmost point).
+    #[inline(always)]
+    fn sources(&self, die: usize, top: usize) -> u32 {
+        let below_top = (2u32 << top) - 1;
+        let mut from = self.occupied & !(self.blocked << die) & !((1u32 << die) - 1);
+        let back = highest(self.occupied);
+        if back <= 5 && self.occupied != 0 {
+            // Exact bear-off from slot die-1, or from the rearmost slot with a larger die.
+            from |= self.occupied & (1 << (die - 1));
+            if back < die {
+                from |= 1 << back;
+            }
+        }
+        from & below_top
+    }
+
     /// Plays die number `depth` in every legal way and recurses. Returns true when no
     /// checker could use this die (the caller then records its own board).
-    fn sub(&mut self, depth: usize, top: usize, pips: u32, back: usize) -> bool {
+    fn sub(&mut self, depth: usize, top: usize, pips: u32) -> bool {
         if depth == self.n_dice {
             return true;
         }
         let die = self.dice[depth] as usize;
-        if self.board.on_roll()[BAR] > 0 {
-            if self.board.opponent()[die - 1] >= 2 {
+        let pips = pips + die as u32;
+        if self.occupied & 1 << BAR != 0 {
+            if self.blocked & 1 << (BAR - die) != 0 {
                 return true;
             }
             let to = (BAR - die) as isize;
@@ -366,34 +416,21 @@ impl<O: Output> Search<'_, O> {
                     hit,
                 };
             }
-            let me = self.board.on_roll();
-            let new_back = if me[BAR] > 0 {
-                BAR
-            } else {
-                me.iter().rposition(|&n| n > 0).unwrap_or(0)
-            };
-            if self.sub(depth + 1, 23, pips + die as u32, new_back) {
-                self.save(depth + 1, pips + die as u32);
+            if self.sub(depth + 1, 23, pips) {
+                self.save(depth + 1, pips);
             }
             self.undo(BAR, to, hit);
             return false;
         }
-        let mut used = false;
-        let mut i = top.min(back) + 1;
-        while i > 0 {
-            i -= 1;
-            if self.board.on_roll()[i] == 0 {
-                continue;
-            }
+        let mut sources = self.sources(die, top);
+        if sources == 0 {
+            return true;
+        }
+        while sources != 0 {
+            let i = highest(sources);
+            sources &= !(1 << i);
             let to = i as isize - die as isize;
-            let legal = if to >= 0 {
-                self.board.opponent()[23 - to as usize] < 2
-            } else {
-                back <= 5 && (i == back || to == -1)
-            };
-            if !legal {
-                continue;
-            }
+            let back_before = highest(self.occupied);
             let hit = self.apply(i, to);
             if O::RECORD {
                 self.steps[depth] = Step {
@@ -402,22 +439,48 @@ impl<O: Output> Search<'_, O> {
                     hit,
                 };
             }
-            let new_back = if i == back && self.board.on_roll()[i] == 0 {
-                self.board.on_roll()[..i]
-                    .iter()
-                    .rposition(|&n| n > 0)
-                    .unwrap_or(0)
-            } else {
-                back
-            };
             let next_top = if self.doubles { i } else { 23 };
-            if self.sub(depth + 1, next_top, pips + die as u32, new_back) {
-                self.save(depth + 1, pips + die as u32);
+            let done = if self.second_pass && depth == 0 && highest(self.occupied) == back_before {
+                // Smaller die first, from a board without bar checkers, and the rearmost
+                // checker did not move: the larger die's legal sources are those it had
+                // before, plus the landing point. Every other follow-up reached a
+                // position the first pass (larger die first) already produced.
+                self.second_die_from_landing(to, pips)
+            } else {
+                self.sub(depth + 1, next_top, pips)
+            };
+            if done {
+                self.save(depth + 1, pips);
             }
             self.undo(i, to, hit);
-            used = true;
         }
-        !used
+        false
+    }
+
+    /// Second pass, second die: plays the larger die only with a checker on the point
+    /// the smaller die just reached. Returns true when the larger die cannot be played
+    /// at all (as [`Search::sub`] would).
+    fn second_die_from_landing(&mut self, landed: isize, pips: u32) -> bool {
+        let die = self.dice[1] as usize;
+        let sources = self.sources(die, 23);
+        if sources == 0 {
+            return true;
+        }
+        if landed >= 0 && sources & 1 << landed != 0 {
+            let i = landed as usize;
+            let to = i as isize - die as isize;
+            let hit = self.apply(i, to);
+            if O::RECORD {
+                self.steps[1] = Step {
+                    from: i as u8 + 1,
+                    to: (to + 1).max(0) as u8,
+                    hit,
+                };
+            }
+            self.save(2, pips + die as u32);
+            self.undo(i, to, hit);
+        }
+        false
     }
 }
 

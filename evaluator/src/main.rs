@@ -1,1 +1,50 @@
-fn main() {}
+//! The `evaluator` command line: a thin layer over the `board` and `evaluator` libraries.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod cmd;
+
+/// Backgammon position tools: legal moves, notation, boards and benchmarks.
+///
+/// Exit status: 0 success, 1 a clean negative answer, 2 an error.
+#[derive(Parser)]
+#[command(name = "evaluator", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    Moves(cmd::moves::Args),
+    Notation(cmd::notation::Args),
+    Show(cmd::show::Args),
+    Bench(cmd::bench::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Moves(args) => cmd::moves::run(args),
+        Command::Notation(args) => cmd::notation::run(args),
+        Command::Show(args) => cmd::show::run(args),
+        Command::Bench(args) => cmd::bench::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(err) => {
+            if err.chain().any(|e| {
+                e.downcast_ref::<std::io::Error>()
+                    .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+            }) {
+                return ExitCode::SUCCESS;
+            }
+            let _ = std::io::stdout().flush();
+            eprintln!("evaluator: {err:#}");
+            ExitCode::from(2)
+        }
+    }
+}

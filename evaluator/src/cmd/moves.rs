@@ -1,0 +1,123 @@
+//! `evaluator moves`: every legal move of a position and roll.
+
+use std::io::{self, BufWriter, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{bail, Context, Result};
+use board::{Dice, MoveGen, Position};
+
+/// List every legal move.
+///
+/// With --position-id and --dice: one line per move, `<notation>\t<position ID after
+/// the move>`. With --input FILE.csv (header `position_id,die1,die2`): CSV
+/// `position_id,die1,die2,n_moves,after_ids` where n_moves is the number of distinct
+/// resulting positions (0 when no move is legal) and after_ids their Position IDs,
+/// space-separated, sorted by byte order.
+///
+/// Resulting positions are written from the mover's side, as gnubg stores them in its
+/// move lists: the mover is still the player "on roll" of the ID (swap the sides to get
+/// the position the opponent faces).
+#[derive(clap::Args)]
+pub struct Args {
+    /// Position ID (gnubg's 14 characters), the side on roll moves.
+    #[arg(long, conflicts_with = "input", requires = "dice")]
+    position_id: Option<String>,
+    /// The roll, e.g. --dice 3 1.
+    #[arg(long, num_args = 2, value_names = ["D1", "D2"])]
+    dice: Vec<u8>,
+    /// CSV file with columns position_id,die1,die2 ("-" for stdin).
+    #[arg(long)]
+    input: Option<PathBuf>,
+    /// Notation style for the single-position listing.
+    #[arg(long, value_enum, default_value = "standard")]
+    style: Style,
+}
+
+/// How moves are written.
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum Style {
+    /// Standard notation: `24/18(2), 13/7(2)`.
+    Standard,
+    /// gnubg's own style: `24/18(2) 13/7(2)`.
+    Gnubg,
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let out = io::stdout();
+    let mut out = BufWriter::new(out.lock());
+    match (&args.position_id, &args.input) {
+        (Some(id), None) => {
+            let pos = super::parse_position(id)?;
+            let dice = super::parse_dice(&args.dice)?;
+            for m in MoveGen::new().moves(&pos, dice) {
+                let text = match args.style {
+                    Style::Standard => m.notation(),
+                    Style::Gnubg => m.gnubg_notation(),
+                };
+                writeln!(out, "{text}\t{}", m.result.position_id())?;
+            }
+            out.flush()?;
+            Ok(ExitCode::SUCCESS)
+        }
+        (None, Some(path)) => batch(path, &mut out),
+        _ => bail!("give either --position-id ID --dice D1 D2, or --input FILE.csv"),
+    }
+}
+
+fn batch(path: &PathBuf, out: &mut impl Write) -> Result<ExitCode> {
+    let name = path.display().to_string();
+    let reader: Box<dyn io::Read> = if name == "-" {
+        Box::new(io::stdin())
+    } else {
+        Box::new(std::fs::File::open(path).with_context(|| format!("cannot open {name}"))?)
+    };
+    let mut rdr = csv::Reader::from_reader(reader);
+    let headers = rdr
+        .headers()
+        .with_context(|| format!("{name}: cannot read the CSV header"))?
+        .clone();
+    let col = |want: &str| {
+        headers.iter().position(|h| h.trim() == want).with_context(|| {
+            format!("{name}: the header has no '{want}' column (need position_id,die1,die2)")
+        })
+    };
+    let (c_id, c_d1, c_d2) = (col("position_id")?, col("die1")?, col("die2")?);
+    writeln!(out, "position_id,die1,die2,n_moves,after_ids")?;
+    let mut gen = MoveGen::new();
+    let mut errors = 0usize;
+    for (line, record) in rdr.records().enumerate() {
+        let line = line + 2;
+        let parsed = record.context("malformed CSV").and_then(|r| {
+            let id = r.get(c_id).unwrap_or("").trim().to_string();
+            let pos = Position::from_id(&id)?;
+            let die = |c: usize| -> Result<u8> {
+                let t = r.get(c).unwrap_or("").trim();
+                t.parse().with_context(|| format!("die '{t}' is not a number"))
+            };
+            let (d1, d2) = (die(c_d1)?, die(c_d2)?);
+            Ok((id, pos, d1, d2, Dice::new(d1, d2)?))
+        });
+        match parsed {
+            Ok((id, pos, d1, d2, dice)) => {
+                let mut ids: Vec<String> = gen
+                    .positions(&pos, dice)
+                    .iter()
+                    .map(|p| p.position_id())
+                    .collect();
+                ids.sort_unstable();
+                writeln!(out, "{id},{d1},{d2},{},{}", ids.len(), ids.join(" "))?;
+            }
+            Err(e) => {
+                eprintln!("evaluator: {name}:{line}: {e:#}");
+                errors += 1;
+            }
+        }
+    }
+    out.flush()?;
+    if errors > 0 {
+        eprintln!("evaluator: {name}: {errors} bad row(s) skipped");
+        return Ok(ExitCode::from(2));
+    }
+    Ok(ExitCode::SUCCESS)
+}
