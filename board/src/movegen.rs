@@ -377,6 +377,49 @@ impl<O: Output> Search<'_, O> {
             .insert(self.hash, &self.board, &self.steps[..n_used], self.out);
     }
 
+    /// Makes (`n_used`, `pips`), the most any play can use, the class of the results
+    /// kept; earlier results of a smaller class become illegal.
+    #[inline(always)]
+    fn enter_class(&mut self, n_used: usize, pips: u32) {
+        if self.best != (n_used, pips) {
+            self.out.clear();
+            self.seen.clear();
+            self.best = (n_used, pips);
+        }
+    }
+
+    /// Records the play made of the current steps plus one last checker movement from
+    /// slot `from` to `to` (negative = off), without touching the working board.
+    #[inline(always)]
+    fn emit(&mut self, depth: usize, from: usize, to: isize) {
+        let mut result = self.board;
+        let [opp, me] = result.sides_mut();
+        let mut hash = self.hash.wrapping_sub(HASH_KEYS[1][from]);
+        me[from] -= 1;
+        let mut hit = false;
+        if to >= 0 {
+            let t = to as usize;
+            me[t] += 1;
+            hash = hash.wrapping_add(HASH_KEYS[1][t]);
+            let there = 23 - t;
+            if opp[there] == 1 {
+                opp[there] = 0;
+                opp[BAR] += 1;
+                hash = hash.wrapping_add(HASH_KEYS[0][BAR].wrapping_sub(HASH_KEYS[0][there]));
+                hit = true;
+            }
+        }
+        if O::RECORD {
+            self.steps[depth] = Step {
+                from: from as u8 + 1,
+                to: (to + 1).max(0) as u8,
+                hit,
+            };
+        }
+        self.seen
+            .insert(hash, &result, &self.steps[..depth + 1], self.out);
+    }
+
     /// The slots (at most `top`) from which a checker may move `die` pips: the landing
     /// point is not held by the opponent, or it bears off legally (all checkers home,
     /// and the exact number or from the rearmost point).
@@ -408,6 +451,11 @@ impl<O: Output> Search<'_, O> {
                 return true;
             }
             let to = (BAR - die) as isize;
+            if depth + 1 == self.n_dice {
+                self.enter_class(depth + 1, pips);
+                self.emit(depth, BAR, to);
+                return false;
+            }
             let hit = self.apply(BAR, to);
             if O::RECORD {
                 self.steps[depth] = Step {
@@ -425,6 +473,15 @@ impl<O: Output> Search<'_, O> {
         let mut sources = self.sources(die, top);
         if sources == 0 {
             return true;
+        }
+        if depth + 1 == self.n_dice {
+            self.enter_class(depth + 1, pips);
+            while sources != 0 {
+                let i = highest(sources);
+                sources &= !(1 << i);
+                self.emit(depth, i, i as isize - die as isize);
+            }
+            return false;
         }
         while sources != 0 {
             let i = highest(sources);
@@ -467,18 +524,8 @@ impl<O: Output> Search<'_, O> {
             return true;
         }
         if landed >= 0 && sources & 1 << landed != 0 {
-            let i = landed as usize;
-            let to = i as isize - die as isize;
-            let hit = self.apply(i, to);
-            if O::RECORD {
-                self.steps[1] = Step {
-                    from: i as u8 + 1,
-                    to: (to + 1).max(0) as u8,
-                    hit,
-                };
-            }
-            self.save(2, pips + die as u32);
-            self.undo(i, to, hit);
+            self.enter_class(2, pips + die as u32);
+            self.emit(1, landed as usize, landed - die as isize);
         }
         false
     }

@@ -166,17 +166,19 @@ mod tests {
     /// The verified examples of the reference (ids-notation-records.md §1.3).
     #[test]
     fn reference_examples_encode_and_decode() {
-        let start = [(6, 5), (8, 3), (13, 5), (24, 2)];
-        let cases: &[(&str, &[(usize, u8)], &[(usize, u8)])] = &[
-            ("4HPwATDgc/ABMA", &start, &start),
+        const START: &[(usize, u8)] = &[(6, 5), (8, 3), (13, 5), (24, 2)];
+        let start = START;
+        type Points = &'static [(usize, u8)];
+        let cases: &[(&str, Points, Points)] = &[
+            ("4HPwATDgc/ABMA", start, start),
             (
                 "sGfwATDgc/ABMA",
                 &[(5, 2), (6, 4), (8, 2), (13, 5), (24, 2)],
-                &start,
+                start,
             ),
             (
                 "4HPwATCwZ/ABMA",
-                &start,
+                start,
                 &[(5, 2), (6, 4), (8, 2), (13, 5), (24, 2)],
             ),
             (
