@@ -38,6 +38,7 @@ pub mod notation;
 pub mod parse_move;
 mod position;
 mod position_id;
+pub mod records;
 mod render;
 mod variant;
 mod xgid;

@@ -1,13 +1,31 @@
 /*!
-The bgkit evaluator: position evaluation (gnubg-compatible nets and bearoff lookups, in
-progress) and the benchmarks that measure the engine, behind the `evaluator` command.
+The bgkit evaluator: gnubg-compatible position evaluation (neural nets and bearoff
+lookups) and the benchmarks that measure the engine, behind the `evaluator` command.
 
 # Overview
 
+* [`Evaluator`]: 0-ply cubeless evaluation and best moves, gnubg-exact.
+* [`weights`]: gnubg's weights files (text and binary), read and written.
+* [`inputs`], [`net`], [`simd`], [`sigmoid`]: the nets' inputs and forward pass.
+* [`class`], [`sanity`], [`bearoff`]: classes, gnubg's corrections, database lookups.
 * [`corpus`]: fixed, reproducible position sets for benchmarks.
 * [`bench`]: the built-in benchmarks of `evaluator bench`.
 */
 #![deny(missing_docs)]
 
+pub mod bearoff;
 pub mod bench;
+pub mod class;
 pub mod corpus;
+pub mod eval;
+pub mod fileio;
+pub mod inputs;
+pub mod net;
+mod race_bg;
+pub mod sanity;
+pub mod sigmoid;
+pub mod simd;
+pub mod weights;
+
+pub use class::PositionClass;
+pub use eval::{Evaluator, Probabilities};

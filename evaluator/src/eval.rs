@@ -1,0 +1,214 @@
+//! The 0-ply evaluator: classify a position, evaluate it with the matching net or
+//! bearoff database, and apply gnubg's corrections.
+
+use std::cell::RefCell;
+
+use board::{Dice, Move, MoveGen, Position};
+use gen_bearoff::BearoffError;
+
+use crate::bearoff::BearoffDbs;
+use crate::class::{classify_shape, PositionClass};
+use crate::inputs;
+use crate::net;
+use crate::race_bg::race_backgammon;
+use crate::sanity::{max_turns_of, sanity_check};
+use crate::weights::Weights;
+
+/// Cubeless probabilities from the side on roll's view:
+/// `[win, win gammon, win backgammon, lose gammon, lose backgammon]` (gammons include
+/// backgammons, as in gnubg).
+pub type Probabilities = [f32; 5];
+
+/// Index of the contact, race and crashed nets in a weights file.
+const CONTACT: usize = 0;
+const RACE: usize = 1;
+const CRASHED: usize = 2;
+
+/// Why an evaluation failed (a bearoff database could not be read).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum EvalError {
+    /// Reading a bearoff database failed.
+    #[error(transparent)]
+    Bearoff(#[from] BearoffError),
+}
+
+/// gnubg's 0-ply evaluator: nets from a weights file and the bearoff databases.
+pub struct Evaluator {
+    weights: Weights,
+    fixed_pip_loss: bool,
+    bearoff: BearoffDbs,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<(Vec<f32>, Vec<f32>)> = RefCell::new((vec![0.0; 250], Vec::with_capacity(256)));
+}
+
+impl Evaluator {
+    /// An evaluator with these weights and databases. The PIPLOSS input follows the
+    /// weights' version (see [`Weights::fixed_pip_loss`]).
+    pub fn new(weights: Weights, bearoff: BearoffDbs) -> Evaluator {
+        let fixed_pip_loss = weights.fixed_pip_loss();
+        Evaluator {
+            weights,
+            fixed_pip_loss,
+            bearoff,
+        }
+    }
+
+    /// The weights in use.
+    pub fn weights(&self) -> &Weights {
+        &self.weights
+    }
+
+    /// The bearoff databases in use.
+    pub fn bearoff(&self) -> &BearoffDbs {
+        &self.bearoff
+    }
+
+    /// gnubg's class of a position, given the databases this evaluator has.
+    pub fn classify(&self, pos: &Position) -> PositionClass {
+        match classify_shape(pos) {
+            PositionClass::Race if self.bearoff.two_sided_covers(pos) => PositionClass::Bearoff2,
+            PositionClass::Race if self.bearoff.one_sided_covers(pos) => PositionClass::Bearoff1,
+            c => c,
+        }
+    }
+
+    /// 0-ply cubeless evaluation of `pos` (side on roll's view) and its class.
+    pub fn evaluate(&self, pos: &Position) -> Result<(Probabilities, PositionClass), EvalError> {
+        let class = self.classify(pos);
+        let mut out = [0f32; 5];
+        match class {
+            PositionClass::Over => out = evaluate_over(pos),
+            PositionClass::Bearoff2 => out = self.bearoff.eval_two_sided(pos)?,
+            PositionClass::Bearoff1 => out = self.bearoff.eval_one_sided(pos)?,
+            PositionClass::Race | PositionClass::Crashed | PositionClass::Contact => {
+                self.run_net(pos, class, &mut out);
+                if class == PositionClass::Race {
+                    race_backgammon(pos, &mut out, &self.bearoff)?;
+                }
+                let dbs = &self.bearoff;
+                sanity_check(pos, &mut out, |side| {
+                    dbs.distribution(side).ok().flatten().map(|d| max_turns_of(&d))
+                });
+            }
+            _ => unreachable!("hypergammon classes are not produced for standard positions"),
+        }
+        Ok((out, class))
+    }
+
+    fn run_net(&self, pos: &Position, class: PositionClass, out: &mut [f32; 5]) {
+        SCRATCH.with(|s| {
+            let (inputs, hidden) = &mut *s.borrow_mut();
+            let net = match class {
+                PositionClass::Race => {
+                    inputs::race_inputs(pos, &mut inputs[..inputs::RACE_INPUTS]);
+                    &self.weights.nets[RACE]
+                }
+                PositionClass::Crashed => {
+                    inputs::crashed_inputs(pos, self.fixed_pip_loss, inputs);
+                    &self.weights.nets[CRASHED]
+                }
+                _ => {
+                    inputs::contact_inputs(pos, self.fixed_pip_loss, inputs);
+                    &self.weights.nets[CONTACT]
+                }
+            };
+            net::evaluate(net, &inputs[..net.inputs], hidden, out);
+        });
+    }
+
+    /// The best move at 0 ply, as gnubg 1.07 ranks its move list: each resulting
+    /// position is evaluated with the opponent on roll and scored by the mover's
+    /// cubeless money equity. A move that bears off the last checker comes first; then
+    /// higher equity; then fewer of the mover's checkers left; then the lower rearmost
+    /// checker; then gnubg's generation order. Returns the move and its equity, or
+    /// `None` when no move is legal.
+    pub fn best_move(
+        &self,
+        gen: &mut MoveGen,
+        pos: &Position,
+        dice: Dice,
+    ) -> Result<Option<(Move, f32)>, EvalError> {
+        let moves = gen.moves(pos, dice);
+        let mut best: Option<(usize, Rank)> = None;
+        for (k, m) in moves.iter().enumerate() {
+            let (p, _) = self.evaluate(&m.result.swapped())?;
+            let rank = Rank::of(m, money_equity(&invert(&p)));
+            if best.as_ref().is_none_or(|(_, b)| rank.beats(b)) {
+                best = Some((k, rank));
+            }
+        }
+        Ok(best.map(|(k, r)| (moves[k], r.equity)))
+    }
+}
+
+/// What gnubg compares when it sorts a move list.
+struct Rank {
+    equity: f32,
+    /// The mover's rearmost checker after the move (−1: all borne off).
+    back: i32,
+    /// The mover's checkers left on the board.
+    left: u32,
+}
+
+impl Rank {
+    fn of(m: &Move, equity: f32) -> Rank {
+        let me = m.result.on_roll();
+        Rank {
+            equity,
+            back: me.iter().rposition(|&n| n > 0).map_or(-1, |i| i as i32),
+            left: me.iter().map(|&n| u32::from(n)).sum(),
+        }
+    }
+
+    /// Whether this move sorts strictly before `other`.
+    fn beats(&self, other: &Rank) -> bool {
+        if other.back == -1 {
+            return false;
+        }
+        if self.back == -1 {
+            return true;
+        }
+        if self.equity != other.equity {
+            return self.equity > other.equity;
+        }
+        if self.left != other.left {
+            return self.left < other.left;
+        }
+        self.back < other.back
+    }
+}
+
+/// The probabilities seen from the other side.
+pub fn invert(p: &Probabilities) -> Probabilities {
+    [1.0 - p[0], p[3], p[4], p[1], p[2]]
+}
+
+/// Cubeless money equity `2·win − 1 + (wg − lg) + (wbg − lbg)`, in gnubg's `f32`
+/// operation order.
+pub fn money_equity(p: &Probabilities) -> f32 {
+    p[0] * 2.0 - 1.0 + (p[1] - p[3]) * 1.0 + (p[2] - p[4]) * 1.0
+}
+
+/// gnubg's `EvalOver` for the standard variant.
+fn evaluate_over(pos: &Position) -> Probabilities {
+    let [opp, me] = pos.sides();
+    let total = |s: &[u8; 25]| s.iter().map(|&n| u32::from(n)).sum::<u32>();
+    let in_home_or_bar = |s: &[u8; 25]| s[18..25].iter().any(|&n| n > 0);
+    let mut out = [0f32; 5];
+    if total(opp) == 0 {
+        if total(me) == 15 {
+            out[3] = 1.0;
+            out[4] = if in_home_or_bar(me) { 1.0 } else { 0.0 };
+        }
+    } else if total(me) == 0 {
+        out[0] = 1.0;
+        if total(opp) == 15 {
+            out[1] = 1.0;
+            out[2] = if in_home_or_bar(opp) { 1.0 } else { 0.0 };
+        }
+    }
+    out
+}

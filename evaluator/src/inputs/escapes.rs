@@ -1,0 +1,81 @@
+//! Escape counts: how many of the 36 rolls carry a checker past a stretch of points.
+//!
+//! A 12-bit mask describes the 12 points in front of a checker (bit i: the point i + 1
+//! pips ahead is made, i.e. holds two or more opposing checkers). A roll d1 ≥ d2
+//! escapes when the point d1 + d2 pips ahead is open and the two dice do not both land
+//! on made points (doubles count the single point 2·d ahead). The second table counts
+//! only rolls that travel past the first made point.
+
+use std::sync::OnceLock;
+
+struct Tables {
+    escapes: [u8; 4096],
+    escapes_past_first: [u8; 4096],
+}
+
+fn tables() -> &'static Tables {
+    static TABLES: OnceLock<Tables> = OnceLock::new();
+    TABLES.get_or_init(|| {
+        let mut t = Tables {
+            escapes: [0; 4096],
+            escapes_past_first: [0; 4096],
+        };
+        for mask in 0..4096usize {
+            let low = if mask == 0 {
+                usize::MAX
+            } else {
+                mask.trailing_zeros() as usize
+            };
+            let (mut all, mut past) = (0u8, 0u8);
+            for big in 0..6usize {
+                for small in 0..=big {
+                    let total_open = mask & (1 << (big + small + 1)) == 0;
+                    let both_blocked = mask & (1 << big) != 0 && mask & (1 << small) != 0;
+                    if total_open && !both_blocked {
+                        let w = if big == small { 1 } else { 2 };
+                        all += w;
+                        if mask != 0 && big + small + 1 > low {
+                            past += w;
+                        }
+                    }
+                }
+            }
+            t.escapes[mask] = all;
+            t.escapes_past_first[mask] = past;
+        }
+        t
+    })
+}
+
+/// The mask of made points among the `min(n, 12)` slots `24 - n ..` of `board`.
+fn made_mask(board: &[u8; 25], n: i32) -> usize {
+    let m = n.min(12);
+    (0..m.max(0)).fold(0usize, |af, i| {
+        af | (usize::from(board[(24 + i - n) as usize] >= 2) << i)
+    })
+}
+
+/// Rolls (of 36) that escape a checker standing `n` slots from the end of `board`.
+pub(crate) fn escapes(board: &[u8; 25], n: i32) -> i32 {
+    i32::from(tables().escapes[made_mask(board, n)])
+}
+
+/// As [`escapes`], counting only rolls that pass the nearest made point.
+pub(crate) fn escapes_past_first(board: &[u8; 25], n: i32) -> i32 {
+    i32::from(tables().escapes_past_first[made_mask(board, n)])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn open_board_escapes_with_every_roll_and_a_prime_with_none() {
+        assert_eq!(tables().escapes[0], 36);
+        // Six made points in a row right in front: nothing gets past.
+        assert_eq!(tables().escapes[0b11_1111], 0);
+        // Only the point 1 pip ahead made: every roll escapes except 1-1 (lands on it).
+        assert_eq!(tables().escapes[0b1], 35);
+        assert_eq!(tables().escapes_past_first[0], 0);
+    }
+}

@@ -1,0 +1,385 @@
+//! The 25 hand-crafted features per side of gnubg's contact and crashed nets
+//! (indices 3..25 here; 0..3, the borne-off inputs, are written by the caller).
+
+use super::escapes::{escapes, escapes_past_first};
+use super::hits::shots;
+
+const BREAK_CONTACT: usize = 3;
+const BACK_CHEQUER: usize = 4;
+const BACK_ANCHOR: usize = 5;
+const FORWARD_ANCHOR: usize = 6;
+const PIPLOSS: usize = 7;
+const P1: usize = 8;
+const P2: usize = 9;
+const BACKESCAPES: usize = 10;
+const ACONTAIN: usize = 11;
+const ACONTAIN2: usize = 12;
+const CONTAIN: usize = 13;
+const CONTAIN2: usize = 14;
+const MOBILITY: usize = 15;
+const MOMENT2: usize = 16;
+const ENTER: usize = 17;
+const ENTER2: usize = 18;
+const TIMING: usize = 19;
+const BACKBONE: usize = 20;
+const BACKG: usize = 21;
+const BACKG1: usize = 22;
+const FREEPIP: usize = 23;
+const BACKRESCAPES: usize = 24;
+
+/// `n / divisor` as gnubg's `-ffast-math` build computes it: `n` times the `f32`
+/// reciprocal of the divisor (GCC's reciprocal-math), which can differ from a true
+/// division in the last bit.
+#[inline]
+fn scaled(n: i32, divisor: f32) -> f32 {
+    n as f32 * (1.0 / divisor)
+}
+
+/// Computes features 3..25 of `me` measured against `opp` (both in their own
+/// numbering) into `out[3..25]`.
+///
+/// Positions: `opp_back` is the opponent's rearmost checker converted to our numbering
+/// (23 − its index; −1 when it is on the bar). The features are, in order:
+/// pips needed to break contact; our rearmost checker; our rearmost anchor; our most
+/// advanced anchor in the opponent's home (or outfield); the pips the opponent loses
+/// to our shots, and the rolls hitting one and two checkers; escape numbers of the
+/// opponent's back checker past our points; containment; our mobility; the second
+/// moment of our checkers beyond their mean; our entering losses from the bar and the
+/// chance of dancing; timing; how well our points connect (backbone); back-game
+/// structure; pips of checkers already past all opposition; and an escape variant.
+///
+/// `fixed_pip_loss`: weights 1.01 count a home point as "made" for the hitting
+/// heuristic only with two or more checkers; weights up to 1.00 with any checker.
+pub fn contact_features(me: &[u8; 25], opp: &[u8; 25], fixed_pip_loss: bool, out: &mut [f32]) {
+    let m = |i: usize| i32::from(me[i]);
+    let o = |i: usize| i32::from(opp[i]);
+
+    let opp_back = 23 - opp.iter().rposition(|&n| n > 0).map_or(-1, |i| i as i32);
+
+    let contact: i32 = ((opp_back + 1).max(0)..25)
+        .map(|i| (i + 1 - opp_back) * m(i as usize))
+        .sum();
+    out[BREAK_CONTACT] = scaled(contact, 15.0 + 152.0);
+
+    let free: u32 = (0..opp_back.max(0))
+        .map(|i| (i as u32 + 1) * u32::from(me[i as usize]))
+        .sum();
+    out[FREEPIP] = scaled(free as i32, 100.0);
+
+    out[TIMING] = scaled(timing(me, opp_back), 100.0);
+
+    let back = me.iter().rposition(|&n| n > 0).map_or(-1, |i| i as i32);
+    out[BACK_CHEQUER] = scaled(back, 24.0);
+    let anchor_top = if back == 24 { 23 } else { back };
+    let anchor = (0..=anchor_top)
+        .rev()
+        .find(|&i| me[i as usize] >= 2)
+        .unwrap_or(-1);
+    out[BACK_ANCHOR] = scaled(anchor, 24.0);
+    let forward = (18..=anchor)
+        .find(|&j| me[j as usize] >= 2)
+        .or_else(|| (12..=17).rev().find(|&j| me[j as usize] >= 2))
+        .map_or(0, |j| 24 - j);
+    out[FORWARD_ANCHOR] = if forward == 0 { 2.0 } else { scaled(forward, 6.0) };
+
+    let (pips, one, two) = shot_counts(me, opp, fixed_pip_loss);
+    out[PIPLOSS] = scaled(pips, 12.0 * 36.0);
+    out[P1] = scaled(one, 36.0);
+    out[P2] = scaled(two, 36.0);
+
+    out[BACKESCAPES] = scaled(escapes(me, 23 - opp_back), 36.0);
+    out[BACKRESCAPES] = scaled(escapes_past_first(me, 23 - opp_back), 36.0);
+
+    // Containment: from our 9-point back to the opponent's rearmost checker, then the
+    // same minimum continued down to our ace point (restarted if it was on the bar).
+    let mut n = 36;
+    let mut i = 15;
+    while i < 24 - opp_back {
+        n = n.min(escapes(me, i));
+        i += 1;
+    }
+    out[ACONTAIN] = scaled(36 - n, 36.0);
+    out[ACONTAIN2] = out[ACONTAIN] * out[ACONTAIN];
+    if opp_back < 0 {
+        i = 15;
+        n = 36;
+    }
+    while i < 24 {
+        n = n.min(escapes(me, i));
+        i += 1;
+    }
+    out[CONTAIN] = scaled(36 - n, 36.0);
+    out[CONTAIN2] = out[CONTAIN] * out[CONTAIN];
+
+    let mobility: i32 = (6..25)
+        .map(|i| (i as i32 - 5) * m(i) * escapes(opp, i as i32))
+        .sum();
+    out[MOBILITY] = scaled(mobility, 3600.0);
+
+    let total: i32 = (0..25).map(m).sum();
+    let mut mean: i32 = (0..25).map(|i| i as i32 * m(i)).sum();
+    if total > 0 {
+        mean = (mean + total - 1) / total;
+    }
+    let (mut count, mut moment) = (0i32, 0i32);
+    for i in (mean + 1).max(0)..25 {
+        let c = m(i as usize);
+        count += c;
+        moment += c * (i - mean) * (i - mean);
+    }
+    if count > 0 {
+        moment = (moment + count - 1) / count;
+    }
+    out[MOMENT2] = scaled(moment, 400.0);
+
+    out[ENTER] = if me[24] > 0 {
+        let two = me[24] > 1;
+        let mut loss = 0;
+        for i in 0..6 {
+            if o(i) > 1 {
+                loss += 4 * (i as i32 + 1);
+                for j in i + 1..6 {
+                    if o(j) > 1 {
+                        loss += 2 * (i as i32 + j as i32 + 2);
+                    } else if two {
+                        loss += 2 * (i as i32 + 1);
+                    }
+                }
+            } else if two {
+                loss += (i + 1..6)
+                    .filter(|&j| o(j) > 1)
+                    .map(|j| 2 * (j as i32 + 1))
+                    .sum::<i32>();
+            }
+        }
+        scaled(loss, 36.0 * (49.0 / 6.0))
+    } else {
+        0.0
+    };
+    let closed = (0..6).filter(|&i| o(i) > 1).count() as i32;
+    out[ENTER2] = scaled(36 - (closed - 6) * (closed - 6), 36.0);
+
+    out[BACKBONE] = backbone(me);
+
+    let anchors = (18..24).filter(|&i| me[i] > 1).count();
+    out[BACKG] = 0.0;
+    out[BACKG1] = 0.0;
+    if anchors >= 1 {
+        let tot: u32 = (18..25).map(|i| u32::from(me[i])).sum();
+        if anchors > 1 {
+            out[BACKG] = tot.wrapping_sub(3) as f32 / 4.0;
+        } else {
+            out[BACKG1] = scaled(tot as i32, 8.0);
+        }
+    }
+}
+
+/// gnubg's timing count: pips that can be played before the home board breaks.
+fn timing(me: &[u8; 25], opp_back: i32) -> i32 {
+    let m = |i: usize| i32::from(me[i]);
+    let mut t = 24 * m(24);
+    let mut spare = m(24);
+    let limit = opp_back.max(11);
+    let mut i = 23;
+    while i > limit {
+        let c = m(i as usize);
+        if c != 0 && c != 2 {
+            let n = if c > 2 { c - 2 } else { 1 };
+            spare += n;
+            t += i * n;
+        }
+        i -= 1;
+    }
+    while i >= 6 {
+        let c = m(i as usize);
+        spare += c;
+        t += i * c;
+        i -= 1;
+    }
+    for i in (0..6).rev() {
+        let c = m(i as usize);
+        if c > 2 {
+            t += i * (c - 2);
+            spare += c - 2;
+        } else if c < 2 {
+            let need = 2 - c;
+            if spare >= need {
+                t -= i * need;
+                spare -= need;
+            }
+        }
+    }
+    t.max(0)
+}
+
+/// How well our made points connect: gaps measured from the rearmost made point.
+fn backbone(me: &[u8; 25]) -> f32 {
+    let mut first: Option<usize> = None;
+    let (mut w, mut tot) = (0i32, 0i32);
+    for p in (1..=23).rev() {
+        if me[p] < 2 {
+            continue;
+        }
+        let Some(a) = first else {
+            first = Some(p);
+            continue;
+        };
+        let d = (a - p) as i32;
+        let c = if d <= 6 {
+            11
+        } else if d <= 11 {
+            13 - d
+        } else {
+            0
+        };
+        w += c * i32::from(me[a]);
+        tot += i32::from(me[a]);
+    }
+    if tot > 0 {
+        1.0 - w as f32 / (tot as f32 * 11.0)
+    } else {
+        0.0
+    }
+}
+
+/// Shots at the opponent's blots: (pips lost summed over the 36 rolls, rolls hitting
+/// at least one checker, rolls hitting two).
+fn shot_counts(me: &[u8; 25], opp: &[u8; 25], fixed_pip_loss: bool) -> (i32, i32, i32) {
+    let s = shots();
+    let strength = (0..6)
+        .filter(|&i| if fixed_pip_loss { me[i] >= 2 } else { me[i] > 0 })
+        .count();
+    // hit_from[way]: our points from which that way hits some blot.
+    let mut hit_from = [0u32; 39];
+    let top = if strength > 2 { 23 } else { 21 };
+    for i in (0..=top).rev() {
+        if opp[i] != 1 {
+            continue;
+        }
+        for j in 24 - i..25 {
+            if me[j] == 0 || (j < 6 && me[j] == 2) {
+                continue;
+            }
+            for &w in &s.by_distance[j + i - 24] {
+                let way = &s.ways[w];
+                let inter = way
+                    .inter
+                    .iter()
+                    .take_while(|&&d| d > 0)
+                    .map(|&d| opp[i - usize::from(d)]);
+                let open = if way.all {
+                    way.faces == 1 || inter.clone().all(|n| n <= 1)
+                } else {
+                    !inter.clone().take(2).all(|n| n > 1)
+                };
+                if open {
+                    hit_from[w] |= 1 << j;
+                }
+            }
+        }
+    }
+    let msb = |m: u32| 31 - m.leading_zeros() as i32;
+    let mut rolls = [(0i32, 0i32); 21];
+    for (r, roll) in rolls.iter_mut().enumerate() {
+        let (chequers, pips) = roll;
+        let ways = &s.by_roll[r];
+        match me[24] {
+            0 => {
+                let mut last = -1;
+                for &w in ways {
+                    let mask = hit_from[w];
+                    if mask == 0 {
+                        continue;
+                    }
+                    let way = &s.ways[w];
+                    let k = msb(mask);
+                    *pips = (*pips).max(k - i32::from(way.pips) + 1);
+                    if way.faces == 1 {
+                        if last != k || me[k as usize] > 1 {
+                            *chequers += 1;
+                        }
+                        last = k;
+                        if s.is_double(r) && mask & !(1 << k) != 0 {
+                            *chequers += 1;
+                        }
+                    } else {
+                        if *chequers == 0 {
+                            *chequers = 1;
+                        }
+                        let on_way = way.inter.iter().take_while(|&&d| d > 0);
+                        if on_way
+                            .clone()
+                            .any(|&d| opp[(23 - k + i32::from(d)) as usize] == 1)
+                        {
+                            *chequers += 1;
+                        }
+                    }
+                }
+            }
+            1 => {
+                let mut entered = false;
+                for (jw, &w) in ways.iter().enumerate() {
+                    let mask = hit_from[w];
+                    if mask == 0 {
+                        continue;
+                    }
+                    let way = &s.ways[w];
+                    if way.faces == 1 {
+                        for k in (1..=msb(mask)).rev() {
+                            if mask & (1 << k) == 0 {
+                                continue;
+                            }
+                            if entered && k != 24 {
+                                break;
+                            }
+                            if k != 24 {
+                                // The other die must bring the checker in first.
+                                let other = s.ways[ways[1 - jw]].pips;
+                                if opp[usize::from(other) - 1] > 1 {
+                                    break;
+                                }
+                                entered = true;
+                            }
+                            *chequers += 1;
+                            *pips = (*pips).max(k - i32::from(way.pips) + 1);
+                        }
+                    } else {
+                        if mask & (1 << 24) == 0 {
+                            continue;
+                        }
+                        if *chequers == 0 {
+                            *chequers = 1;
+                        }
+                        *pips = (*pips).max(25 - i32::from(way.pips));
+                        let on_way = way.inter.iter().take_while(|&&d| d > 0);
+                        if on_way.clone().any(|&d| opp[usize::from(d) + 1] == 1) {
+                            *chequers += 1;
+                        }
+                    }
+                }
+            }
+            _ => {
+                for &w in &ways[..2] {
+                    let way = &s.ways[w];
+                    if hit_from[w] & (1 << 24) == 0 || way.faces != 1 {
+                        continue;
+                    }
+                    *chequers += 1;
+                    *pips = (*pips).max(25 - i32::from(way.pips));
+                }
+            }
+        }
+    }
+    let (mut total, mut one, mut two) = (0, 0, 0);
+    for (r, &(chequers, pips)) in rolls.iter().enumerate() {
+        let w = if s.is_double(r) { 1 } else { 2 };
+        total += pips * w;
+        if chequers > 0 {
+            one += w;
+            if chequers > 1 {
+                two += w;
+            }
+        }
+    }
+    (total, one, two)
+}

@@ -1,0 +1,486 @@
+//! gnubg's neural-net weight files: the text format (`gnubg.weights`) and the binary
+//! format (`gnubg.wd`), read and written.
+//!
+//! Both hold six nets in a fixed order: contact, race, crashed, and the pruning nets
+//! for contact, crashed and race. Each net stores its shape (inputs, hidden units,
+//! outputs), a training counter, the two sigmoid slopes (hidden, output) and four
+//! arrays of `f32`: the hidden weights input-major (the `hidden` weights of input 0,
+//! then of input 1, ...), the output weights output-major, the hidden thresholds and
+//! the output thresholds.
+//!
+//! * **Text**: a first line `GNU Backgammon <version>`; per net a line
+//!   `<inputs> <hidden> <outputs> <trained> <beta hidden> <beta output>` and then one
+//!   number per line. gnubg writes numbers with 7 decimals; bgkit does too whenever
+//!   that reads back to the same `f32`, and otherwise uses as many decimals as needed,
+//!   so that text → binary conversion is always exact.
+//! * **Binary**: little-endian `f32` magic 472.3782 and `f32` version (1.00 or 1.01),
+//!   then per net `u32` inputs, hidden, outputs, `i32` trained, `f32` beta hidden,
+//!   beta output, and the four arrays. No checksum.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// The binary file's magic number.
+pub const BINARY_MAGIC: f32 = 472.3782;
+
+/// The nets of a weights file, in file order.
+pub const NET_NAMES: [&str; 6] = [
+    "contact",
+    "race",
+    "crashed",
+    "prune contact",
+    "prune crashed",
+    "prune race",
+];
+
+/// Expected input and output counts per net, as gnubg checks them.
+pub const NET_INPUTS: [usize; 6] = [250, 214, 250, 200, 200, 200];
+
+/// One fully connected net with one hidden layer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Net {
+    /// Number of inputs.
+    pub inputs: usize,
+    /// Number of hidden units.
+    pub hidden: usize,
+    /// Number of outputs (5 for gnubg's nets).
+    pub outputs: usize,
+    /// The training counter field (gnubg writes 1 in binary files).
+    pub trained: i64,
+    /// Slope of the hidden sigmoid (0.1 in gnubg's nets).
+    pub beta_hidden: f32,
+    /// Slope of the output sigmoid (1.0 in gnubg's nets).
+    pub beta_output: f32,
+    /// `inputs * hidden` weights, input-major: `hidden_weights[i * hidden + j]` links
+    /// input `i` to hidden unit `j`.
+    pub hidden_weights: Vec<f32>,
+    /// `outputs * hidden` weights, output-major: `output_weights[k * hidden + j]`.
+    pub output_weights: Vec<f32>,
+    /// One threshold (bias) per hidden unit.
+    pub hidden_thresholds: Vec<f32>,
+    /// One threshold (bias) per output.
+    pub output_thresholds: Vec<f32>,
+}
+
+impl Net {
+    /// A net of the given shape with all weights zero (slopes 0.1 and 1.0).
+    pub fn zeros(inputs: usize, hidden: usize, outputs: usize) -> Net {
+        Net {
+            inputs,
+            hidden,
+            outputs,
+            trained: 0,
+            beta_hidden: 0.1,
+            beta_output: 1.0,
+            hidden_weights: vec![0.0; inputs * hidden],
+            output_weights: vec![0.0; outputs * hidden],
+            hidden_thresholds: vec![0.0; hidden],
+            output_thresholds: vec![0.0; outputs],
+        }
+    }
+
+    fn float_count(&self) -> usize {
+        self.inputs * self.hidden + self.outputs * self.hidden + self.hidden + self.outputs
+    }
+
+    fn arrays(&self) -> [&[f32]; 4] {
+        [
+            &self.hidden_weights,
+            &self.output_weights,
+            &self.hidden_thresholds,
+            &self.output_thresholds,
+        ]
+    }
+}
+
+/// A complete weights file: its version and the six nets.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Weights {
+    /// The version text, e.g. `1.00` (Debian's gnubg 1.07) or `1.01` (gnubg ≥ 1.08).
+    pub version: String,
+    /// contact, race, crashed, prune contact, prune crashed, prune race.
+    pub nets: Vec<Net>,
+}
+
+/// Why a weights file could not be read or written.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum WeightsError {
+    /// The file could not be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The system error.
+        source: std::io::Error,
+    },
+    /// The contents are not a valid weights file.
+    #[error("{path}: {reason}")]
+    Format {
+        /// The file.
+        path: String,
+        /// What is wrong, and where.
+        reason: String,
+    },
+}
+
+/// Which of the two file formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WeightsFormat {
+    /// `gnubg.weights`.
+    Text,
+    /// `gnubg.wd`.
+    Binary,
+}
+
+impl Weights {
+    /// The version as a number (1.00, 1.01, ...), or `None` if it is not numeric.
+    pub fn version_number(&self) -> Option<f32> {
+        self.version.trim().parse().ok()
+    }
+
+    /// Whether the PIPLOSS input follows the fixed rule of weights 1.01 and later (a home
+    /// point counts only with two or more checkers) rather than the old one.
+    pub fn fixed_pip_loss(&self) -> bool {
+        self.version_number().is_some_and(|v| v >= 1.005)
+    }
+
+    /// Reads a weights file, telling text from binary by its first bytes.
+    pub fn load(path: impl AsRef<Path>) -> Result<Weights, WeightsError> {
+        let path = path.as_ref();
+        let name = path.display().to_string();
+        let bytes = std::fs::read(path).map_err(|source| WeightsError::Io {
+            path: name.clone(),
+            source,
+        })?;
+        Weights::from_bytes(&bytes, &name)
+    }
+
+    /// Parses a weights file held in memory; `name` is used in error messages.
+    pub fn from_bytes(bytes: &[u8], name: &str) -> Result<Weights, WeightsError> {
+        if bytes.starts_with(b"GNU Backgammon ") {
+            Weights::from_text(bytes, name)
+        } else if bytes.len() >= 4 && f32::from_le_bytes(bytes[..4].try_into().unwrap()) == BINARY_MAGIC {
+            Weights::from_binary(bytes, name)
+        } else {
+            Err(WeightsError::Format {
+                path: name.into(),
+                reason: "not a gnubg weights file (neither the text header 'GNU Backgammon' nor the \
+                         binary magic 472.3782)"
+                    .into(),
+            })
+        }
+    }
+
+    fn from_binary(bytes: &[u8], name: &str) -> Result<Weights, WeightsError> {
+        let err = |reason: String| WeightsError::Format {
+            path: name.into(),
+            reason,
+        };
+        let mut cur = Cursor { bytes, at: 0 };
+        cur.word("the magic number").map_err(err)?;
+        let version = f32::from_le_bytes(cur.word("the version").map_err(err)?);
+        let mut nets = Vec::with_capacity(6);
+        for (n, net_name) in NET_NAMES.iter().enumerate() {
+            let mut head = [[0u8; 4]; 6];
+            for h in head.iter_mut() {
+                *h = cur.word("a net header").map_err(err)?;
+            }
+            let count = |w: [u8; 4]| u32::from_le_bytes(w) as usize;
+            let (inputs, hidden, outputs) = (count(head[0]), count(head[1]), count(head[2]));
+            let (beta_hidden, beta_output) = (f32::from_le_bytes(head[4]), f32::from_le_bytes(head[5]));
+            check_shape(n, inputs, hidden, outputs, beta_hidden, beta_output).map_err(err)?;
+            let mut net = Net::zeros(inputs, hidden, outputs);
+            net.trained = i64::from(i32::from_le_bytes(head[3]));
+            net.beta_hidden = beta_hidden;
+            net.beta_output = beta_output;
+            let need = net.float_count() * 4;
+            let body = cur.take(need).ok_or_else(|| {
+                err(format!(
+                    "truncated in the {net_name} net: it needs {need} bytes of weights from byte {}, \
+                     the file has {}",
+                    cur.at,
+                    bytes.len()
+                ))
+            })?;
+            let mut values = body
+                .chunks_exact(4)
+                .map(|c| f32::from_le_bytes(c.try_into().unwrap()));
+            for array in [
+                &mut net.hidden_weights,
+                &mut net.output_weights,
+                &mut net.hidden_thresholds,
+                &mut net.output_thresholds,
+            ] {
+                array.iter_mut().for_each(|v| *v = values.next().unwrap());
+            }
+            nets.push(net);
+        }
+        if cur.at != bytes.len() {
+            return Err(err(format!(
+                "{} unexpected bytes after the six nets",
+                bytes.len() - cur.at
+            )));
+        }
+        Ok(Weights {
+            version: format!("{version:.2}"),
+            nets,
+        })
+    }
+
+    fn from_text(bytes: &[u8], name: &str) -> Result<Weights, WeightsError> {
+        let err = |line: usize, reason: String| WeightsError::Format {
+            path: name.into(),
+            reason: format!("line {line}: {reason}"),
+        };
+        let text = std::str::from_utf8(bytes).map_err(|e| err(0, format!("not UTF-8 text ({e})")))?;
+        let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l.trim()));
+        let (_, first) = lines.next().unwrap_or((1, ""));
+        let version = first
+            .strip_prefix("GNU Backgammon")
+            .unwrap_or("")
+            .trim()
+            .to_string();
+        if version.is_empty() || version.len() > 15 {
+            return Err(err(1, format!("bad version in '{first}'")));
+        }
+        let mut nets = Vec::with_capacity(6);
+        for (n, net_name) in NET_NAMES.iter().enumerate() {
+            let (ln, header) = lines
+                .next()
+                .ok_or_else(|| err(0, format!("file ends before the {net_name} net (truncated?)")))?;
+            let f: Vec<&str> = header.split_whitespace().collect();
+            if f.len() != 6 {
+                return Err(err(
+                    ln,
+                    format!("the {net_name} net header '{header}' needs 6 fields"),
+                ));
+            }
+            let num = |s: &str| {
+                s.parse::<usize>()
+                    .map_err(|_| err(ln, format!("'{s}' is not a count")))
+            };
+            let real = |s: &str| {
+                s.parse::<f32>()
+                    .map_err(|_| err(ln, format!("'{s}' is not a number")))
+            };
+            let (inputs, hidden, outputs) = (num(f[0])?, num(f[1])?, num(f[2])?);
+            let trained = f[3].parse::<i64>().unwrap_or(0);
+            let (beta_hidden, beta_output) = (real(f[4])?, real(f[5])?);
+            check_shape(n, inputs, hidden, outputs, beta_hidden, beta_output).map_err(|r| err(ln, r))?;
+            let mut net = Net::zeros(inputs, hidden, outputs);
+            net.trained = trained;
+            net.beta_hidden = beta_hidden;
+            net.beta_output = beta_output;
+            for array in [
+                &mut net.hidden_weights,
+                &mut net.output_weights,
+                &mut net.hidden_thresholds,
+                &mut net.output_thresholds,
+            ] {
+                for v in array.iter_mut() {
+                    let (ln, t) = lines
+                        .next()
+                        .ok_or_else(|| err(0, format!("file ends inside the {net_name} net (truncated?)")))?;
+                    *v = t
+                        .parse::<f32>()
+                        .map_err(|_| err(ln, format!("'{t}' is not a number")))?;
+                }
+            }
+            nets.push(net);
+        }
+        if let Some((ln, extra)) = lines.find(|(_, l)| !l.is_empty()) {
+            return Err(err(ln, format!("unexpected text after the six nets: '{extra}'")));
+        }
+        Ok(Weights { version, nets })
+    }
+
+    /// The file in the binary format.
+    pub fn to_binary(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        out.extend_from_slice(&BINARY_MAGIC.to_le_bytes());
+        out.extend_from_slice(&self.version_number().unwrap_or(1.0).to_le_bytes());
+        for net in &self.nets {
+            for v in [net.inputs, net.hidden, net.outputs] {
+                out.extend_from_slice(&(v as u32).to_le_bytes());
+            }
+            out.extend_from_slice(&(net.trained as i32).to_le_bytes());
+            out.extend_from_slice(&net.beta_hidden.to_le_bytes());
+            out.extend_from_slice(&net.beta_output.to_le_bytes());
+            for array in net.arrays() {
+                for v in array {
+                    out.extend_from_slice(&v.to_le_bytes());
+                }
+            }
+        }
+        out
+    }
+
+    /// The file in the text format.
+    pub fn to_text(&self) -> String {
+        let mut out = String::with_capacity(1 << 20);
+        let _ = writeln!(out, "GNU Backgammon {}", self.version);
+        for net in &self.nets {
+            let _ = writeln!(
+                out,
+                "{} {} {} {} {} {}",
+                net.inputs,
+                net.hidden,
+                net.outputs,
+                net.trained,
+                decimal(net.beta_hidden),
+                decimal(net.beta_output)
+            );
+            for array in net.arrays() {
+                for &v in array {
+                    out.push_str(&decimal(v));
+                    out.push('\n');
+                }
+            }
+        }
+        out
+    }
+
+    /// Writes the weights to `path` in the given format, through a temporary file that
+    /// is renamed into place when complete.
+    pub fn save(&self, path: impl AsRef<Path>, format: WeightsFormat) -> Result<(), WeightsError> {
+        let bytes = match format {
+            WeightsFormat::Text => self.to_text().into_bytes(),
+            WeightsFormat::Binary => self.to_binary(),
+        };
+        crate::fileio::write_atomic(path.as_ref(), &bytes).map_err(|source| WeightsError::Io {
+            path: path.as_ref().display().to_string(),
+            source,
+        })
+    }
+}
+
+/// Reads little-endian words from a byte slice, with the position for error messages.
+struct Cursor<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Cursor<'a> {
+    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
+        let s = self.bytes.get(self.at..self.at + n)?;
+        self.at += n;
+        Some(s)
+    }
+
+    fn word(&mut self, what: &str) -> Result<[u8; 4], String> {
+        let at = self.at;
+        let len = self.bytes.len();
+        self.take(4)
+            .map(|w| w.try_into().unwrap())
+            .ok_or_else(|| format!("truncated at byte {at} (file has {len} bytes) while reading {what}"))
+    }
+}
+
+/// `x` with 7 decimals as gnubg writes it, or with the fewest decimals beyond 7 that
+/// read back to exactly `x`.
+fn decimal(x: f32) -> String {
+    for places in 7..=60 {
+        let s = format!("{x:.places$}");
+        if s.parse::<f32>() == Ok(x) {
+            return s;
+        }
+    }
+    format!("{x:e}")
+}
+
+fn check_shape(
+    n: usize,
+    inputs: usize,
+    hidden: usize,
+    outputs: usize,
+    bh: f32,
+    bo: f32,
+) -> Result<(), String> {
+    let name = NET_NAMES[n];
+    if inputs != NET_INPUTS[n] || outputs != 5 {
+        return Err(format!(
+            "the {name} net has {inputs} inputs and {outputs} outputs (expected {} and 5)",
+            NET_INPUTS[n]
+        ));
+    }
+    if hidden == 0 || hidden > 4096 {
+        return Err(format!("the {name} net has {hidden} hidden units"));
+    }
+    if !(bh > 0.0 && bo > 0.0 && bh.is_finite() && bo.is_finite()) {
+        return Err(format!("the {name} net has invalid sigmoid slopes {bh} and {bo}"));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tiny() -> Weights {
+        let nets = NET_INPUTS
+            .iter()
+            .enumerate()
+            .map(|(n, &inputs)| {
+                let mut net = Net::zeros(inputs, 4, 5);
+                for (k, w) in net.hidden_weights.iter_mut().enumerate() {
+                    *w = ((k * 7919 + n) % 1000) as f32 / 333.0 - 1.5;
+                }
+                net.output_thresholds[2] = 0.1 + n as f32;
+                net
+            })
+            .collect();
+        Weights {
+            version: "1.00".into(),
+            nets,
+        }
+    }
+
+    #[test]
+    fn text_and_binary_round_trip_exactly() {
+        let w = tiny();
+        let text = w.to_text();
+        assert_eq!(Weights::from_bytes(text.as_bytes(), "t").unwrap(), w);
+        let bin = w.to_binary();
+        let back = Weights::from_bytes(&bin, "b").unwrap();
+        assert_eq!(back, w);
+        assert_eq!(back.to_binary(), bin);
+        assert_eq!(Weights::from_bytes(text.as_bytes(), "t").unwrap().to_text(), text);
+    }
+
+    #[test]
+    fn seven_decimals_are_kept_when_they_are_exact() {
+        assert_eq!(decimal(0.1), "0.1000000");
+        assert_eq!(decimal(-3.2585607), "-3.2585607");
+        let x = 1.0f32 / 3.0;
+        assert_eq!(decimal(x).parse::<f32>().unwrap(), x);
+    }
+
+    #[test]
+    fn truncated_and_foreign_files_are_rejected_with_reasons() {
+        let bin = tiny().to_binary();
+        let e = Weights::from_bytes(&bin[..bin.len() - 3], "w.wd")
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("w.wd: truncated"), "{e}");
+        let e = Weights::from_bytes(b"hello world", "x").unwrap_err().to_string();
+        assert!(e.contains("not a gnubg weights file"), "{e}");
+        let text = tiny().to_text();
+        let cut: String = text.lines().take(50).map(|l| format!("{l}\n")).collect();
+        let e = Weights::from_bytes(cut.as_bytes(), "w.weights")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("truncated"), "{e}");
+        let bad = text.replacen("\n0.", "\nzero", 1);
+        let e = Weights::from_bytes(bad.as_bytes(), "w.weights")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("is not a number"), "{e}");
+        let mut extra = bin.clone();
+        extra.extend_from_slice(&[0, 0, 0, 0]);
+        assert!(Weights::from_bytes(&extra, "x")
+            .unwrap_err()
+            .to_string()
+            .contains("unexpected bytes"));
+    }
+}
