@@ -26,6 +26,25 @@
 //!   belongs to the player who acts (see [`ReplayStep::before`]) or to the seat named
 //!   in a [`SeatedPosition`].
 //!
+//! # What each format keeps
+//!
+//! * bgkit's SGF keeps everything in the model (declined resignations and the beaver
+//!   rule in bgkit properties that gnubg skips). gnubg's own `save match` keeps no
+//!   declined resignation offers and no beaver rule; readers take the rule from a
+//!   beaver that was played.
+//! * `.mat` keeps no declined resignation offers and no cube set by hand (an
+//!   error). The Jacoby and beaver rules, a match without the Crawford rule and a
+//!   game without the cube are written as XG-style tags, which bgkit reads and gnubg
+//!   skips (its import then applies its own settings).
+//! * Rules that do not apply to the kind of play are not written: [`Rules::crawford`]
+//!   in money play (read back as `true`, the default), [`Rules::jacoby`] and
+//!   [`Rules::beavers`] in match play (read back as `false`).
+//!
+//! gnubg 1.07 was the oracle for both writers: it loads bgkit's files to the same
+//! positions, results and scores as bgkit's replay, its `.mat` export of the same
+//! matches is byte for byte bgkit's except where gnubg is wrong (see [`mat`]), and its
+//! own exports read back to the same games (`board/tests/records_gnubg.rs`).
+//!
 //! # Checking
 //!
 //! [`MatchRecord::replay`] plays a game from the variant's starting position and
@@ -36,7 +55,7 @@
 //! for all games and checks that scores and Crawford flags follow from game to game.
 //! Writers validate before writing; readers replay while reading, so a bad move is
 //! reported with the file, game, action and line, e.g.
-//! `m.sgf: game 2, action 17, line 20: B[61yg]: Black 61: 25/18 is not a legal move`.
+//! `m.sgf: game 2, action 17, line 20: B[61yf]: Black 61: bar/19 is not a legal move`.
 //!
 //! # Recording games
 //!
@@ -83,6 +102,8 @@ pub mod mat;
 mod model;
 mod resolve;
 pub mod sgf;
+#[cfg(test)]
+mod test_games;
 
 use std::fs;
 use std::io::Write as _;
@@ -104,7 +125,8 @@ pub enum Format {
 }
 
 impl Format {
-    /// The format a file name's extension names (`.sgf`, `.mat`; any case).
+    /// The format a file name's extension names: `.sgf`, or `.mat` (also `.txt`, as XG
+    /// names its match exports); any case.
     pub fn from_path(path: &Path) -> Option<Format> {
         let ext = path.extension()?.to_str()?.to_ascii_lowercase();
         match ext.as_str() {
@@ -166,5 +188,114 @@ pub fn load(path: &Path) -> Result<Vec<MatchRecord>, RecordError> {
     match format {
         Format::Sgf => read_sgf(&text, &name),
         Format::Mat => read_mat(&text, &name).map(|m| vec![m]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::test_games::{crawford_match, money_session};
+    use super::*;
+
+    fn scratch(name: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("bgkit-records-unit-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn files_are_saved_appended_and_loaded() {
+        let dir = scratch("files");
+        let a = crawford_match(3);
+        let b = money_session(5, false);
+        for (name, format) in [("a.sgf", Format::Sgf), ("a.mat", Format::Mat)] {
+            let path = dir.join(name);
+            save(&path, &a, format).unwrap();
+            assert!(!dir.join(format!("{name}.tmp")).exists());
+            assert_eq!(load(&path).unwrap(), vec![a.clone()]);
+        }
+        // Content decides when the extension does not.
+        fs::copy(dir.join("a.sgf"), dir.join("a.record")).unwrap();
+        assert_eq!(load(&dir.join("a.record")).unwrap(), vec![a.clone()]);
+        let all = dir.join("all.sgf");
+        for m in [&a, &b] {
+            for i in 0..m.games.len() {
+                append_sgf_game(&all, m, i).unwrap();
+            }
+        }
+        assert_eq!(load(&all).unwrap(), vec![a.clone(), b.clone()]);
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn file_errors_name_the_file() {
+        let dir = scratch("errors");
+        let missing = dir.join("missing.sgf");
+        let e = load(&missing).unwrap_err();
+        assert_eq!(e.kind, RecordErrorKind::Io);
+        assert!(e.to_string().starts_with(&missing.display().to_string()), "{e}");
+        let bad = dir.join("bad.sgf");
+        fs::write(&bad, "(;FF[4]GM[6];W[31hefe]").unwrap();
+        let e = load(&bad).unwrap_err().to_string();
+        assert!(e.starts_with(&format!("{}: line 1: ", bad.display())), "{e}");
+        // Latin-1 names (not UTF-8) are read byte for byte.
+        let latin = dir.join("latin.sgf");
+        fs::write(&latin, b"(;FF[4]GM[6]CA[ISO-8859-1]PW[Ren\xe9]PB[b];W[31hefe])").unwrap();
+        assert_eq!(load(&latin).unwrap()[0].players[0], "Ren\u{e9}");
+        let mut a = crawford_match(3);
+        a.games[0].actions.pop();
+        let e = save(&dir.join("x.mat"), &a, Format::Mat).unwrap_err().to_string();
+        assert!(e.contains("x.mat: game 1: the record says"), "{e}");
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    /// Cut, doubled and garbled files give errors (or, by luck, records), never a
+    /// panic.
+    #[test]
+    fn mangled_files_never_panic() {
+        let m = money_session(5, false);
+        let texts = [write_sgf(&m).unwrap(), write_mat(&m).unwrap()];
+        let junk: Vec<char> = "()[];:/*\\ 0123456789abcxyzWBR+-\n\u{e9}\u{feff}"
+            .chars()
+            .collect();
+        let mut dice = crate::DiceStream::new(99);
+        let mut parsed = 0;
+        for k in 0..3000 {
+            let text = &texts[k % 2];
+            let mut chars: Vec<char> = text.chars().collect();
+            for _ in 0..1 + dice.below(3) {
+                let at = dice.below(chars.len() as u32) as usize;
+                let len = (dice.below(40) as usize).min(chars.len() - at);
+                match dice.below(4) {
+                    0 => {
+                        chars.drain(at..at + len);
+                    }
+                    1 => {
+                        let copy: Vec<char> = chars[at..at + len].to_vec();
+                        chars.splice(at..at, copy);
+                    }
+                    2 => chars[at] = junk[dice.below(junk.len() as u32) as usize],
+                    _ => chars.truncate(at),
+                }
+                if chars.is_empty() {
+                    break;
+                }
+            }
+            let mangled: String = chars.into_iter().collect();
+            let ok = if k % 2 == 0 {
+                read_sgf(&mangled, "m.sgf").is_ok()
+            } else {
+                read_mat(&mangled, "m.mat").is_ok()
+            };
+            parsed += usize::from(ok);
+        }
+        // Most mangled files must be rejected.
+        assert!(parsed < 1500, "{parsed} of 3000 mangled files were accepted");
+        // Deep nesting is refused, not recursed into.
+        let deep = format!("(;GM[6]{}", "(;W[31hefe]".repeat(100_000));
+        assert!(read_sgf(&deep, "deep.sgf")
+            .unwrap_err()
+            .to_string()
+            .contains("nested more than"));
     }
 }

@@ -2,7 +2,9 @@
 
 use board::{Dice, DiceStream, MoveGen, Position, Variant};
 
-/// Seed of the built-in benchmark corpus.
+use crate::class::{classify_shape, PositionClass};
+
+/// Seed of the built-in benchmark corpora.
 pub const CORPUS_SEED: u32 = 20_261_130;
 
 /// The (position, roll) pairs met while playing `games` games of uniformly random legal
@@ -34,6 +36,32 @@ pub fn random_game_corpus(seed: u32, games: usize) -> Vec<(Position, Dice)> {
     out
 }
 
+/// The movegen benchmark corpus: 200 random games (about 19,000 pairs).
+pub fn movegen_corpus() -> Vec<(Position, Dice)> {
+    random_game_corpus(CORPUS_SEED, 200)
+}
+
+/// The static-evaluation benchmark set: 4,096 distinct contact positions (contact net,
+/// like gnubg's `calibrate`) from seeded random games.
+pub fn contact_positions() -> Vec<Position> {
+    let mut seen = std::collections::HashSet::new();
+    random_game_corpus(CORPUS_SEED, 400)
+        .into_iter()
+        .map(|(p, _)| p)
+        .filter(|p| classify_shape(p) == PositionClass::Contact && seen.insert(*p))
+        .take(4096)
+        .collect()
+}
+
+/// The best-move benchmark set: 1,024 (position, roll) pairs from seeded random games.
+pub fn best_move_pairs() -> Vec<(Position, Dice)> {
+    random_game_corpus(CORPUS_SEED + 1, 40)
+        .into_iter()
+        .step_by(3)
+        .take(1024)
+        .collect()
+}
+
 /// Every position of a file of Position IDs (one per line; blank lines and a
 /// `position_id` header skipped; further CSV columns ignored), each with all 21 rolls.
 pub fn all_rolls_from_file(path: &std::path::Path) -> anyhow::Result<Vec<(Position, Dice)>> {
@@ -52,11 +80,6 @@ pub fn all_rolls_from_file(path: &std::path::Path) -> anyhow::Result<Vec<(Positi
     Ok(out)
 }
 
-/// The movegen benchmark corpus: 200 random games (about 24,000 pairs).
-pub fn movegen_corpus() -> Vec<(Position, Dice)> {
-    random_game_corpus(CORPUS_SEED, 200)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -72,5 +95,11 @@ mod tests {
                 .count(),
             5
         );
+    }
+
+    #[test]
+    fn benchmark_sets_have_their_documented_sizes() {
+        assert_eq!(contact_positions().len(), 4096);
+        assert_eq!(best_move_pairs().len(), 1024);
     }
 }

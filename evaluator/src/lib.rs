@@ -17,6 +17,7 @@ pub mod bearoff;
 pub mod bench;
 pub mod class;
 pub mod corpus;
+pub mod datadir;
 pub mod eval;
 pub mod fileio;
 pub mod inputs;

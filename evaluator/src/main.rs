@@ -7,7 +7,8 @@ use clap::{Parser, Subcommand};
 
 mod cmd;
 
-/// Backgammon position tools: legal moves, notation, boards and benchmarks.
+/// Backgammon position tools: gnubg-compatible evaluation, best moves, legal moves,
+/// notation, boards and benchmarks.
 ///
 /// Exit status: 0 success, 1 a clean negative answer, 2 an error.
 #[derive(Parser)]
@@ -19,6 +20,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    Eval(cmd::eval::Args),
+    BestMove(cmd::best_move::Args),
     Moves(cmd::moves::Args),
     Notation(cmd::notation::Args),
     Show(cmd::show::Args),
@@ -28,6 +31,8 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Eval(args) => cmd::eval::run(args),
+        Command::BestMove(args) => cmd::best_move::run(args),
         Command::Moves(args) => cmd::moves::run(args),
         Command::Notation(args) => cmd::notation::run(args),
         Command::Show(args) => cmd::show::run(args),

@@ -65,7 +65,7 @@ pub fn evaluate(net: &Net, inputs: &[f32], scratch: &mut Vec<f32>, out: &mut [f3
     scratch.clear();
     scratch.extend_from_slice(&net.hidden_thresholds);
     crate::simd::hidden_layer(net, inputs, scratch);
-    outputs(net, scratch, out);
+    crate::simd::output_layer(net, scratch, out);
 }
 
 /// The scalar reference of [`evaluate`].

@@ -1,8 +1,8 @@
 //! Vector kernels for the hidden layer, chosen once at run time, with the scalar code of
 //! [`crate::net`] as the portable path. All `unsafe` code of the crate lives here.
 //!
-//! Set `BGKIT_SIMD=scalar` (or `avx2`) to force a path; an unsupported choice falls
-//! back to scalar.
+//! Set `BGKIT_SIMD=scalar`, `avx2` or `avx512` to force a path; an unsupported choice
+//! falls back to the best available one below it.
 
 mod avx2;
 
@@ -18,6 +18,8 @@ pub enum Kernel {
     Scalar,
     /// x86-64 AVX2 (no FMA: the results are bit-identical to scalar).
     Avx2,
+    /// x86-64 AVX-512F for the sums (AVX2 for the activation), bit-identical too.
+    Avx512,
 }
 
 /// The kernel in use (detected once; `BGKIT_SIMD` overrides).
@@ -25,10 +27,12 @@ pub fn kernel() -> Kernel {
     static KERNEL: OnceLock<Kernel> = OnceLock::new();
     *KERNEL.get_or_init(|| {
         let wanted = std::env::var("BGKIT_SIMD").unwrap_or_default();
-        if wanted == "scalar" || !avx2::available() {
-            Kernel::Scalar
-        } else {
-            Kernel::Avx2
+        match wanted.as_str() {
+            "scalar" => Kernel::Scalar,
+            "avx2" if avx2::available() => Kernel::Avx2,
+            _ if avx2::available_512() && wanted != "avx2" => Kernel::Avx512,
+            _ if avx2::available() => Kernel::Avx2,
+            _ => Kernel::Scalar,
         }
     })
 }
@@ -50,6 +54,17 @@ pub fn approx_recip(x: f32) -> f32 {
     }
 }
 
+/// The output layer (gnubg's SSE summation order); SSE on x86-64, scalar elsewhere.
+pub fn output_layer(net: &Net, act: &[f32], out: &mut [f32; 5]) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: SSE is part of the x86-64 baseline.
+    unsafe {
+        avx2::outputs(net, act, out)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    crate::net::outputs(net, act, out)
+}
+
 /// Hidden sums and activations (`sums` holds the thresholds on entry).
 pub fn hidden_layer(net: &Net, inputs: &[f32], sums: &mut [f32]) {
     hidden_layer_with(kernel(), net, inputs, sums);
@@ -58,6 +73,10 @@ pub fn hidden_layer(net: &Net, inputs: &[f32], sums: &mut [f32]) {
 /// [`hidden_layer`] with a chosen kernel (tests run every kernel).
 pub fn hidden_layer_with(kernel: Kernel, net: &Net, inputs: &[f32], sums: &mut [f32]) {
     match kernel {
+        Kernel::Avx512 if avx2::available_512() => {
+            // SAFETY: the CPU supports AVX-512F and AVX2 (checked just above).
+            unsafe { avx2::hidden_layer_512(net, inputs, sums) }
+        }
         Kernel::Avx2 if avx2::available() => {
             // SAFETY: the CPU supports AVX2 (checked just above).
             unsafe { avx2::hidden_layer(net, inputs, sums) }
@@ -115,16 +134,29 @@ mod tests {
 
     #[test]
     fn every_kernel_agrees_bit_for_bit_with_scalar() {
-        for hidden in [5, 8, 13, 16, 128, 131] {
+        for hidden in [5, 8, 13, 16, 64, 72, 128, 131, 144, 256] {
             let n = net(hidden);
             let inputs: Vec<f32> = (0..250)
                 .map(|i| [0.0, 1.0, 0.5, 2.5, 0.0, 0.123][i % 6])
                 .collect();
             let mut want = n.hidden_thresholds.clone();
             hidden_layer_with(Kernel::Scalar, &n, &inputs, &mut want);
-            for k in [Kernel::Avx2] {
-                if k == Kernel::Avx2 && !avx2::available() {
-                    eprintln!("skipping AVX2: not supported here");
+            let mut scalar_out = [0f32; 5];
+            crate::net::outputs(&n, &want, &mut scalar_out);
+            let mut fast_out = [0f32; 5];
+            output_layer(&n, &want, &mut fast_out);
+            assert_eq!(
+                scalar_out.map(f32::to_bits),
+                fast_out.map(f32::to_bits),
+                "outputs, hidden {hidden}"
+            );
+            for k in [Kernel::Avx2, Kernel::Avx512] {
+                let ok = match k {
+                    Kernel::Avx512 => avx2::available_512(),
+                    _ => avx2::available(),
+                };
+                if !ok {
+                    eprintln!("skipping {k:?}: not supported here");
                     continue;
                 }
                 let mut got = n.hidden_thresholds.clone();

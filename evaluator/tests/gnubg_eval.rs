@@ -1,86 +1,71 @@
-//! 0-ply evaluation and best moves against gnubg 1.07's own outputs (testdata/gnubg),
-//! with Debian's gnubg.wd and bearoff databases.
+//! 0-ply evaluation and best moves against gnubg 1.07: its recorded outputs
+//! (testdata/gnubg) and gnubg itself run on this machine.
+//!
+//! Debian's gnubg is built with `-ffast-math`, so its hidden layer divides with the
+//! SSE approximate reciprocal, whose last bits differ between CPU makers. bgkit uses
+//! the same instruction: on any machine it reproduces gnubg run on that machine bit
+//! for bit (`live_gnubg_*` tests). The recorded fixture was made on another CPU: there
+//! the net classes agree to about 1e-3 (exactly as much as gnubg on this machine does),
+//! and the classes without a net agree exactly.
+
+mod common;
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
 
-use board::{Dice, MoveGen, Position};
-use evaluator::bearoff::BearoffDbs;
-use evaluator::weights::Weights;
-use evaluator::Evaluator;
+use board::{Dice, MoveGen, Position, Variant};
+use common::*;
+use evaluator::eval::Probabilities;
+use evaluator::PositionClass;
 
-const WD: &str = "/usr/lib/gnubg/gnubg.wd";
-const OS: &str = "/usr/share/gnubg/gnubg_os0.bd";
-const TS: &str = "/var/lib/gnubg/gnubg_ts0.bd";
-
-fn testdata(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../testdata/gnubg")
-        .join(name)
+fn fixture_rows() -> Vec<(String, u8, Probabilities)> {
+    let mut rdr = csv::Reader::from_path(testdata("positions.csv")).unwrap();
+    rdr.records()
+        .map(|r| {
+            let r = r.unwrap();
+            let p: Vec<f32> = (4..9).map(|k| r[k].parse::<f64>().unwrap() as f32).collect();
+            (r[0].to_string(), r[3].parse().unwrap(), p.try_into().unwrap())
+        })
+        .collect()
 }
 
-fn gnubg_evaluator() -> Option<Evaluator> {
-    let missing: Vec<&str> = [WD, OS, TS]
-        .into_iter()
-        .filter(|p| !Path::new(p).exists())
-        .collect();
-    if !missing.is_empty() {
-        if std::env::var("BGKIT_REQUIRE_GNUBG").as_deref() == Ok("1") {
-            panic!("gnubg files missing: {missing:?}");
-        }
-        eprintln!("skipping: gnubg files missing: {missing:?}");
-        return None;
-    }
-    let dbs = BearoffDbs::open(Some(Path::new(OS)), Some(Path::new(TS))).unwrap();
-    Some(Evaluator::new(Weights::load(WD).unwrap(), dbs))
+fn max_diff(a: &Probabilities, b: &Probabilities) -> f32 {
+    a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0, f32::max)
 }
 
 #[test]
-fn every_fixture_position_matches_gnubg_within_1e5() {
+fn fixture_positions_match_gnubgs_recorded_outputs() {
     let Some(ev) = gnubg_evaluator() else { return };
-    let mut rdr = csv::Reader::from_path(testdata("positions.csv")).unwrap();
-    let mut worst: BTreeMap<u8, (f64, String)> = BTreeMap::new();
-    let mut exact = 0;
-    let mut rows = 0;
+    let mut worst: BTreeMap<u8, (f32, String)> = BTreeMap::new();
     let mut failures = Vec::new();
-    for row in rdr.records() {
-        let row = row.unwrap();
-        let pos = Position::from_id(&row[0]).unwrap();
-        let class: u8 = row[3].parse().unwrap();
-        let want: Vec<f32> = (4..9).map(|k| row[k].parse::<f64>().unwrap() as f32).collect();
-        let (got, got_class) = ev.evaluate(&pos).unwrap();
-        assert_eq!(got_class as u8, class, "{}: class", &row[0]);
-        let diff = got
-            .iter()
-            .zip(&want)
-            .map(|(a, b)| (f64::from(*a) - f64::from(*b)).abs())
-            .fold(0.0, f64::max);
-        if got.iter().zip(&want).all(|(a, b)| a.to_bits() == b.to_bits()) {
-            exact += 1;
-        }
+    // The fixture's CPU is not known; on AMD processors the recorded values are
+    // expected to be reproduced within 1e-5 too (untested here: CI runs on Intel).
+    let net_tolerance = if cpu_vendor() == "AuthenticAMD" {
+        1e-5
+    } else {
+        2e-3
+    };
+    for (id, class, want) in fixture_rows() {
+        let (got, got_class) = ev.evaluate(&Position::from_id(&id).unwrap()).unwrap();
+        assert_eq!(got_class as u8, class, "{id}: class");
+        let d = max_diff(&got, &want);
         let e = worst.entry(class).or_insert((0.0, String::new()));
-        if diff > e.0 {
-            *e = (diff, row[0].to_string());
+        if d > e.0 {
+            *e = (d, id.clone());
         }
-        if diff > 1e-5 {
-            failures.push(format!("{} class {class}: got {got:?} want {want:?}", &row[0]));
+        let net = PositionClass::from_number(class).unwrap().uses_net();
+        let tolerance = if net { net_tolerance } else { 0.0 };
+        if d > tolerance {
+            failures.push(format!("{id} (class {class}): got {got:?}, gnubg {want:?}"));
         }
-        rows += 1;
     }
     for (class, (d, id)) in &worst {
-        eprintln!("class {class}: max |diff| {d:.3e} at {id}");
+        eprintln!("class {class}: max |diff| vs fixture {d:.3e} {id}");
     }
-    eprintln!("{exact}/{rows} positions bit-identical to gnubg");
-    assert!(
-        failures.is_empty(),
-        "{} positions differ by more than 1e-5:\n{}",
-        failures.len(),
-        failures[..failures.len().min(20)].join("\n")
-    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 #[test]
-fn every_fixture_best_move_matches_gnubg() {
+fn fixture_best_moves_match_gnubg() {
     let Some(ev) = gnubg_evaluator() else { return };
     let mut rdr = csv::Reader::from_path(testdata("moves.csv")).unwrap();
     let mut gen = MoveGen::new();
@@ -95,7 +80,7 @@ fn every_fixture_best_move_matches_gnubg() {
         let dice = Dice::new(row[1].parse().unwrap(), row[2].parse().unwrap()).unwrap();
         let (m, eq) = ev.best_move(&mut gen, &pos, dice).unwrap().unwrap();
         total += 1;
-        if m.result.position_id() == row[5] {
+        if m.result.position_id() == row[5] && m.gnubg_notation() == row[4] {
             agree += 1;
         } else {
             failures.push(format!(
@@ -107,6 +92,89 @@ fn every_fixture_best_move_matches_gnubg() {
             ));
         }
     }
-    eprintln!("best moves: {agree}/{total} agree with gnubg");
+    eprintln!("best moves: {agree}/{total} agree with gnubg's recorded choice");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Positions for the live comparison: the fixture's, plus positions met in seeded
+/// random games (all classes, many races with backgammon chances).
+fn live_positions() -> Vec<Position> {
+    let mut out: Vec<Position> = fixture_rows()
+        .iter()
+        .map(|(id, _, _)| Position::from_id(id).unwrap())
+        .collect();
+    let corpus = evaluator::corpus::random_game_corpus(77, 40);
+    out.extend(corpus.iter().step_by(3).map(|(p, _)| *p));
+    out.push(Variant::Backgammon.start());
+    out
+}
+
+#[test]
+fn live_gnubg_evaluations_are_reproduced_bit_for_bit() {
+    let Some(ev) = gnubg_evaluator() else { return };
+    if !have(&[GNUBG]) {
+        return;
+    }
+    let positions = live_positions();
+    let ids: Vec<String> = positions.iter().map(Position::position_id).collect();
+    let body = "for pid in lines:\n    e = gnubg.evaluate(gnubg.positionfromid(pid), ci, ec)\n    out.write(' '.join(repr(x) for x in e[:5]) + '\\n')";
+    let results = gnubg_python(body, &ids, 6);
+    let mut by_class: BTreeMap<PositionClass, (usize, usize)> = BTreeMap::new();
+    let mut failures = Vec::new();
+    for ((pos, id), line) in positions.iter().zip(&ids).zip(&results) {
+        let want: Vec<f32> = line
+            .split(' ')
+            .map(|x| x.parse::<f64>().unwrap() as f32)
+            .collect();
+        let (got, class) = ev.evaluate(pos).unwrap();
+        let e = by_class.entry(class).or_insert((0, 0));
+        e.1 += 1;
+        if got.iter().zip(&want).all(|(a, b)| a.to_bits() == b.to_bits()) {
+            e.0 += 1;
+        } else {
+            failures.push(format!("{id} ({class}): got {got:?}, gnubg {want:?}"));
+        }
+    }
+    for (class, (same, n)) in &by_class {
+        eprintln!("{class}: {same}/{n} bit-identical to gnubg on this machine");
+    }
+    assert!(
+        failures.is_empty(),
+        "{} differ:\n{}",
+        failures.len(),
+        failures[..failures.len().min(20)].join("\n")
+    );
+}
+
+#[test]
+fn live_gnubg_best_moves_are_reproduced() {
+    let Some(ev) = gnubg_evaluator() else { return };
+    if !have(&[GNUBG]) {
+        return;
+    }
+    let corpus = evaluator::corpus::random_game_corpus(78, 12);
+    let pairs: Vec<(Position, Dice)> = corpus.into_iter().step_by(2).collect();
+    let input: Vec<String> = pairs
+        .iter()
+        .map(|(p, d)| format!("{} {} {}", p.position_id(), d.high(), d.low()))
+        .collect();
+    let body = "for l in lines:\n    pid, a, b = l.split()\n    m = gnubg.findbestmove(gnubg.positionfromid(pid), ci, ec, (int(a), int(b)))\n    out.write(gnubg.movetupletostring(m, gnubg.positionfromid(pid)) if m else '-')\n    out.write('\\n')";
+    let results = gnubg_python(body, &input, 6);
+    let mut gen = MoveGen::new();
+    let mut failures = Vec::new();
+    for ((pos, dice), want) in pairs.iter().zip(&results) {
+        let got = ev
+            .best_move(&mut gen, pos, *dice)
+            .unwrap()
+            .map_or("-".to_string(), |(m, _)| m.gnubg_notation());
+        if &got != want {
+            failures.push(format!("{} {dice}: ours {got}, gnubg {want}", pos.position_id()));
+        }
+    }
+    eprintln!(
+        "live best moves: {}/{} identical",
+        pairs.len() - failures.len(),
+        pairs.len()
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -66,7 +66,9 @@ impl fmt::Display for Seat {
     }
 }
 
-/// Rules of a match or money session.
+/// Rules of a match or money session. `crawford` only matters in match play,
+/// `jacoby` and `beavers` only in money play; the file readers set the ones that do
+/// not matter to their defaults (`crawford` true, the others false).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Rules {
     /// The doubling cube is in use.
@@ -344,7 +346,8 @@ impl MatchRecord {
         if let Some(last) = self.games.last() {
             score = last.score;
             if let Some(r) = last.result {
-                score[r.winner.index()] += r.points;
+                let s = &mut score[r.winner.index()];
+                *s = s.saturating_add(r.points);
             }
         }
         score
@@ -366,7 +369,8 @@ impl MatchRecord {
         }
         // Exactly one player at match point (at double match point the Crawford game
         // is over), as gnubg decides it.
-        let at_match_point = |s: [u32; 2]| (s[0] + 1 == len) != (s[1] + 1 == len);
+        let one_away = |p: u32| p.checked_add(1) == Some(len);
+        let at_match_point = |s: [u32; 2]| one_away(s[0]) != one_away(s[1]);
         if !at_match_point(score) || score.iter().any(|&p| p >= len) {
             return false;
         }

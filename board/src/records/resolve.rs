@@ -198,3 +198,141 @@ fn as_chains(pairs: &[(u8, u8)], legal: &[Move]) -> Result<Vec<Step>, String> {
         )),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::Side;
+    use crate::Variant;
+
+    fn dice(a: u8, b: u8) -> Dice {
+        Dice::new(a, b).unwrap()
+    }
+
+    fn side(points: &[(usize, u8)]) -> Side {
+        let mut s = [0; 25];
+        for &(p, n) in points {
+            s[p - 1] = n;
+        }
+        s
+    }
+
+    /// The position after the steps (mover still in `sides[1]`).
+    fn after(pos: &Position, steps: &[Step]) -> Position {
+        let mut b = *pos.sides();
+        for s in steps {
+            b[1][s.from as usize - 1] -= 1;
+            if s.to > 0 {
+                let d = s.to as usize - 1;
+                if b[0][23 - d] == 1 {
+                    b[0][23 - d] = 0;
+                    b[0][24] += 1;
+                }
+                b[1][d] += 1;
+            }
+        }
+        Position::new(b[0], b[1]).unwrap()
+    }
+
+    #[test]
+    fn single_die_pairs_keep_their_order_and_get_hits_from_the_board() {
+        let start = Variant::Backgammon.start();
+        let steps = resolve(&start, dice(3, 1), &[(6, 5), (8, 5)]).unwrap();
+        assert_eq!(
+            steps.iter().map(|s| (s.from, s.to)).collect::<Vec<_>>(),
+            [(6, 5), (8, 5)]
+        );
+        // The reference's Position ID after 8/5 6/5, opponent to roll.
+        assert_eq!(after(&start, &steps).swapped().position_id(), "sGfwATDgc/ABMA");
+        // X on the bar against a blot on its 4-point (O's 21): bar/21* hits.
+        let pos = Position::from_id("yOfgAyDgc/AAWA").unwrap();
+        let steps = resolve(&pos, dice(4, 2), &[(25, 21), (13, 11)]).unwrap();
+        assert!(steps[0].hit && !steps[1].hit, "{steps:?}");
+    }
+
+    /// gnubg 1.07's import of `65: 24/13` from the start splits it into 24/18 18/13
+    /// and shows O the board `4HPwAyDgc/ABMA`.
+    #[test]
+    fn a_checker_moved_with_both_dice_may_be_one_pair() {
+        let start = Variant::Backgammon.start();
+        let steps = resolve(&start, dice(6, 5), &[(24, 13)]).unwrap();
+        assert_eq!(steps.len(), 2);
+        assert_eq!(after(&start, &steps).swapped().position_id(), "4HPwAyDgc/ABMA");
+    }
+
+    /// gnubg 1.07's import of `33: 13/7 13/7` in the position it shows as
+    /// `sGfiATDgc+SDAA`: 13/10 13/10 10/7 10/7.
+    #[test]
+    fn joined_pairs_with_doubles_split_into_single_steps() {
+        let pos = Position::from_id("sGfiATDgc+SDAA").unwrap();
+        let mut steps: Vec<(u8, u8)> = resolve(&pos, dice(3, 3), &[(13, 7), (13, 7)])
+            .unwrap()
+            .iter()
+            .map(|s| (s.from, s.to))
+            .collect();
+        steps.sort_unstable();
+        assert_eq!(steps, [(10, 7), (10, 7), (13, 10), (13, 10)]);
+    }
+
+    /// The SGF specification's `B[61yg]`: bar/18 with one pair. The 6 cannot enter
+    /// (the opponent holds its 6-point), so the checker enters with the 1.
+    #[test]
+    fn a_bar_entry_with_both_dice_is_one_pair() {
+        let pos = Position::from_id("yOfgAyDgc/AAWA").unwrap();
+        let steps = resolve(&pos, dice(6, 1), &[(25, 18)]).unwrap();
+        let pairs: Vec<(u8, u8)> = steps.iter().map(|s| (s.from, s.to)).collect();
+        assert_eq!(pairs, [(25, 24), (24, 18)]);
+    }
+
+    #[test]
+    fn a_bear_off_with_overage_may_be_one_pair() {
+        // Checkers on the 9 and 1 points, all else off; the opponent far away.
+        let pos = Position::new(side(&[(6, 3)]), side(&[(9, 1), (1, 1)])).unwrap();
+        let steps = resolve(&pos, dice(6, 5), &[(9, 0)]).unwrap();
+        assert_eq!(steps.len(), 2);
+        assert_eq!(steps.last().unwrap().to, 0);
+        let left = after(&pos, &steps);
+        assert_eq!(left.checkers(crate::Player::OnRoll), 1);
+    }
+
+    #[test]
+    fn the_larger_die_must_be_played_when_only_one_can() {
+        // One checker on the 10, fourteen on the 1; the opponent holds the 2-point,
+        // so 10/4/2 and 10/8/2 are both blocked: only one die can be played.
+        let pos = Position::new(side(&[(23, 2), (1, 13)]), side(&[(10, 1), (1, 14)])).unwrap();
+        assert!(resolve(&pos, dice(6, 2), &[(10, 4)]).is_ok());
+        let e = resolve(&pos, dice(6, 2), &[(10, 8)]).unwrap_err();
+        assert!(e.contains("not a legal move"), "{e}");
+    }
+
+    #[test]
+    fn wrong_and_missing_moves_are_explained() {
+        let start = Variant::Backgammon.start();
+        let e = resolve(&start, dice(3, 1), &[(8, 5)]).unwrap_err();
+        assert_eq!(e, "8/5 is not a legal move");
+        let e = resolve(&start, dice(3, 1), &[(13, 7), (13, 8)]).unwrap_err();
+        assert!(e.contains("13/7 13/8 is not a legal move"), "{e}");
+        let e = resolve(&start, dice(3, 1), &[(5, 8)]).unwrap_err();
+        assert!(e.contains("not a forward checker movement"), "{e}");
+        let e = resolve(&start, dice(3, 1), &[]).unwrap_err();
+        assert!(e.contains("no checker moved, but 31 has 16 legal moves"), "{e}");
+        // Closed out on the bar: a dance, and nothing else.
+        let closed = side(&[(1, 2), (2, 2), (3, 2), (4, 2), (5, 2), (6, 2)]);
+        let pos = Position::new(closed, side(&[(25, 1), (6, 14)])).unwrap();
+        assert_eq!(resolve(&pos, dice(6, 6), &[]), Ok(Vec::new()));
+        let e = resolve(&pos, dice(6, 6), &[(25, 19)]).unwrap_err();
+        assert!(e.contains("66 has no legal move"), "{e}");
+    }
+
+    #[test]
+    fn a_pair_that_fits_two_different_moves_is_ambiguous() {
+        // A checker on the 5; opponent blots on the mover's 4 and 3 points. 21 played
+        // as 5/2 may hit either blot on the way.
+        let pos = Position::new(side(&[(21, 1), (22, 1), (1, 13)]), side(&[(5, 1), (1, 14)])).unwrap();
+        let e = resolve(&pos, dice(2, 1), &[(5, 2)]).unwrap_err();
+        assert!(e.contains("ambiguous"), "{e}");
+        // Written step by step it is clear.
+        let steps = resolve(&pos, dice(2, 1), &[(5, 4), (4, 2)]).unwrap();
+        assert!(steps[0].hit && !steps[1].hit);
+    }
+}

@@ -6,21 +6,32 @@ use std::time::Duration;
 use anyhow::{bail, Result};
 use evaluator::{bench, corpus};
 
-/// Run the built-in benchmarks on fixed, built-in positions (single thread).
+use super::EngineArgs;
+
+/// Run the built-in benchmarks on fixed, built-in positions.
 ///
-/// --movegen: move generation over a corpus of 200 seeded random games, reported as
-/// distinct resulting positions per second, with a signature (count and checksum of
-/// every result) that changes only when results change.
+/// Default: evaluation speed, like gnubg's `calibrate`: static 0-ply evaluations per
+/// second on 4,096 contact positions, and complete 0-ply best-move decisions per second
+/// on 1,024 (position, roll) pairs, both from seeded random games; with a signature
+/// (checksum of every output) that changes only when results change.
+///
+/// --movegen: move generation over 200 seeded random games, in distinct resulting
+/// positions per second (single thread).
 #[derive(clap::Args)]
 pub struct Args {
-    /// Benchmark move generation.
+    #[command(flatten)]
+    engine: EngineArgs,
+    /// Benchmark move generation instead of evaluation.
     #[arg(long)]
     movegen: bool,
-    /// Instead of the built-in corpus, take Position IDs from this file (one per line;
-    /// blank lines and a `position_id` header are skipped), each with all 21 rolls.
+    /// With --movegen: take Position IDs from this file (one per line; blank lines and
+    /// a `position_id` header are skipped), each with all 21 rolls.
     #[arg(long)]
     positions: Option<std::path::PathBuf>,
-    /// Minimum seconds of timed work.
+    /// Worker threads for the evaluation benchmark.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Minimum seconds of timed work per measurement.
     #[arg(long, default_value_t = 3.0)]
     seconds: f64,
     /// Print one JSON object instead of text.
@@ -29,34 +40,63 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    if !args.movegen {
-        bail!("choose a benchmark: --movegen");
-    }
     if !(args.seconds > 0.0 && args.seconds.is_finite()) {
         bail!("--seconds must be a positive number, got {}", args.seconds);
     }
-    let (corpus, label) = match &args.positions {
-        Some(path) => (
-            corpus::all_rolls_from_file(path)?,
-            format!("{} x 21 rolls", path.display()),
-        ),
-        None => (corpus::movegen_corpus(), "200 random games".to_string()),
-    };
-    let report = bench::movegen(&corpus, Duration::from_secs_f64(args.seconds));
+    if args.threads == 0 {
+        bail!("--threads must be at least 1");
+    }
+    let time = Duration::from_secs_f64(args.seconds);
+    if args.movegen {
+        let (corpus, label) = match &args.positions {
+            Some(path) => (
+                corpus::all_rolls_from_file(path)?,
+                format!("{} x 21 rolls", path.display()),
+            ),
+            None => (corpus::movegen_corpus(), "200 random games".to_string()),
+        };
+        let r = bench::movegen(&corpus, time);
+        if args.json {
+            println!("{}", serde_json::to_string(&r)?);
+        } else {
+            println!(
+                "movegen corpus: {} (position, roll) pairs from {label}",
+                r.corpus_size
+            );
+            println!("passes:         {} in {:.2} s", r.passes, r.seconds);
+            println!("positions/s:    {:.0}", r.positions_per_sec);
+            println!("movegens/s:     {:.0}", r.calls_per_sec);
+            println!(
+                "signature:      {} positions per pass, checksum {}",
+                r.positions_per_pass, r.signature
+            );
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    if args.positions.is_some() {
+        bail!("--positions applies to --movegen only");
+    }
+    let ev = args.engine.evaluator()?;
+    let r = bench::evaluation(
+        &ev,
+        &corpus::contact_positions(),
+        &corpus::best_move_pairs(),
+        args.threads,
+        time,
+    );
     if args.json {
-        println!("{}", serde_json::to_string(&report)?);
+        println!("{}", serde_json::to_string(&r)?);
     } else {
+        println!("threads:              {} ({} kernel)", r.threads, r.kernel);
         println!(
-            "movegen corpus: {} (position, roll) pairs from {label}",
-            report.corpus_size
+            "static evals/s:       {:.0} ({} contact positions)",
+            r.static_evals_per_sec, r.static_positions
         );
-        println!("passes:         {} in {:.2} s", report.passes, report.seconds);
-        println!("positions/s:    {:.0}", report.positions_per_sec);
-        println!("movegens/s:     {:.0}", report.calls_per_sec);
         println!(
-            "signature:      {} positions per pass, checksum {}",
-            report.positions_per_pass, report.signature
+            "best moves/s:         {:.0} ({} position/roll pairs)",
+            r.best_moves_per_sec, r.best_move_positions
         );
+        println!("signature:            {}", r.signature);
     }
     Ok(ExitCode::SUCCESS)
 }

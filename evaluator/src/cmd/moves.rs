@@ -65,37 +65,22 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
 }
 
-fn batch(path: &PathBuf, out: &mut impl Write) -> Result<ExitCode> {
-    let name = path.display().to_string();
-    let reader: Box<dyn io::Read> = if name == "-" {
-        Box::new(io::stdin())
-    } else {
-        Box::new(std::fs::File::open(path).with_context(|| format!("cannot open {name}"))?)
-    };
-    let mut rdr = csv::Reader::from_reader(reader);
-    let headers = rdr
-        .headers()
-        .with_context(|| format!("{name}: cannot read the CSV header"))?
-        .clone();
-    let col = |want: &str| {
-        headers.iter().position(|h| h.trim() == want).with_context(|| {
-            format!("{name}: the header has no '{want}' column (need position_id,die1,die2)")
-        })
-    };
-    let (c_id, c_d1, c_d2) = (col("position_id")?, col("die1")?, col("die2")?);
+fn batch(path: &std::path::Path, out: &mut impl Write) -> Result<ExitCode> {
+    let mut csv = super::CsvInput::open(path, &["position_id", "die1", "die2"])?;
     writeln!(out, "position_id,die1,die2,n_moves,after_ids")?;
     let mut gen = MoveGen::new();
     let mut errors = 0usize;
-    for (line, record) in rdr.records().enumerate() {
+    for (line, record) in csv.reader.records().enumerate() {
         let line = line + 2;
         let parsed = record.context("malformed CSV").and_then(|r| {
-            let id = r.get(c_id).unwrap_or("").trim().to_string();
+            let field = |k: usize| r.get(csv.columns[k]).unwrap_or("").trim().to_string();
+            let id = field(0);
             let pos = Position::from_id(&id)?;
-            let die = |c: usize| -> Result<u8> {
-                let t = r.get(c).unwrap_or("").trim();
+            let die = |k: usize| -> Result<u8> {
+                let t = field(k);
                 t.parse().with_context(|| format!("die '{t}' is not a number"))
             };
-            let (d1, d2) = (die(c_d1)?, die(c_d2)?);
+            let (d1, d2) = (die(1)?, die(2)?);
             Ok((id, pos, d1, d2, Dice::new(d1, d2)?))
         });
         match parsed {
@@ -109,14 +94,14 @@ fn batch(path: &PathBuf, out: &mut impl Write) -> Result<ExitCode> {
                 writeln!(out, "{id},{d1},{d2},{},{}", ids.len(), ids.join(" "))?;
             }
             Err(e) => {
-                eprintln!("evaluator: {name}:{line}: {e:#}");
+                eprintln!("evaluator: {}:{line}: {e:#}", csv.name);
                 errors += 1;
             }
         }
     }
     out.flush()?;
     if errors > 0 {
-        eprintln!("evaluator: {name}: {errors} bad row(s) skipped");
+        eprintln!("evaluator: {}: {errors} bad row(s) skipped", csv.name);
         return Ok(ExitCode::from(2));
     }
     Ok(ExitCode::SUCCESS)

@@ -47,22 +47,36 @@ fn tables() -> &'static Tables {
     })
 }
 
-/// The mask of made points among the `min(n, 12)` slots `24 - n ..` of `board`.
-fn made_mask(board: &[u8; 25], n: i32) -> usize {
-    let m = n.min(12);
-    (0..m.max(0)).fold(0usize, |af, i| {
-        af | (usize::from(board[(24 + i - n) as usize] >= 2) << i)
-    })
+/// Bit i set: slot i of `board` holds two or more checkers (a made point).
+pub(crate) fn made_points(board: &[u8; 25]) -> u32 {
+    board
+        .iter()
+        .enumerate()
+        .fold(0, |m, (i, &n)| m | (u32::from(n >= 2) << i))
 }
 
-/// Rolls (of 36) that escape a checker standing `n` slots from the end of `board`.
-pub(crate) fn escapes(board: &[u8; 25], n: i32) -> i32 {
-    i32::from(tables().escapes[made_mask(board, n)])
+/// The 12-bit table index for a checker `n` slots from the end: bit i is slot
+/// `24 - n + i` of the board whose made points are `made` (at most `min(n, 12)` bits).
+#[inline]
+fn window(made: u32, n: i32) -> usize {
+    if n <= 0 {
+        return 0;
+    }
+    let m = n.min(12) as u32;
+    ((made >> (24 - n) as u32) & ((1 << m) - 1)) as usize
+}
+
+/// Rolls (of 36) that escape a checker standing `n` slots from the end of a board whose
+/// made points are `made`.
+#[inline]
+pub(crate) fn escapes(made: u32, n: i32) -> i32 {
+    i32::from(tables().escapes[window(made, n)])
 }
 
 /// As [`escapes`], counting only rolls that pass the nearest made point.
-pub(crate) fn escapes_past_first(board: &[u8; 25], n: i32) -> i32 {
-    i32::from(tables().escapes_past_first[made_mask(board, n)])
+#[inline]
+pub(crate) fn escapes_past_first(made: u32, n: i32) -> i32 {
+    i32::from(tables().escapes_past_first[window(made, n)])
 }
 
 #[cfg(test)]

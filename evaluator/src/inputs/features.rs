@@ -1,7 +1,7 @@
 //! The 25 hand-crafted features per side of gnubg's contact and crashed nets
 //! (indices 3..25 here; 0..3, the borne-off inputs, are written by the caller).
 
-use super::escapes::{escapes, escapes_past_first};
+use super::escapes::{escapes, escapes_past_first, made_points};
 use super::hits::shots;
 
 const BREAK_CONTACT: usize = 3;
@@ -87,15 +87,16 @@ pub fn contact_features(me: &[u8; 25], opp: &[u8; 25], fixed_pip_loss: bool, out
     out[P1] = scaled(one, 36.0);
     out[P2] = scaled(two, 36.0);
 
-    out[BACKESCAPES] = scaled(escapes(me, 23 - opp_back), 36.0);
-    out[BACKRESCAPES] = scaled(escapes_past_first(me, 23 - opp_back), 36.0);
+    let (my_made, opp_made) = (made_points(me), made_points(opp));
+    out[BACKESCAPES] = scaled(escapes(my_made, 23 - opp_back), 36.0);
+    out[BACKRESCAPES] = scaled(escapes_past_first(my_made, 23 - opp_back), 36.0);
 
     // Containment: from our 9-point back to the opponent's rearmost checker, then the
     // same minimum continued down to our ace point (restarted if it was on the bar).
     let mut n = 36;
     let mut i = 15;
     while i < 24 - opp_back {
-        n = n.min(escapes(me, i));
+        n = n.min(escapes(my_made, i));
         i += 1;
     }
     out[ACONTAIN] = scaled(36 - n, 36.0);
@@ -105,14 +106,14 @@ pub fn contact_features(me: &[u8; 25], opp: &[u8; 25], fixed_pip_loss: bool, out
         n = 36;
     }
     while i < 24 {
-        n = n.min(escapes(me, i));
+        n = n.min(escapes(my_made, i));
         i += 1;
     }
     out[CONTAIN] = scaled(36 - n, 36.0);
     out[CONTAIN2] = out[CONTAIN] * out[CONTAIN];
 
     let mobility: i32 = (6..25)
-        .map(|i| (i as i32 - 5) * m(i) * escapes(opp, i as i32))
+        .map(|i| (i as i32 - 5) * m(i) * escapes(opp_made, i as i32))
         .sum();
     out[MOBILITY] = scaled(mobility, 3600.0);
 
@@ -249,69 +250,71 @@ fn shot_counts(me: &[u8; 25], opp: &[u8; 25], fixed_pip_loss: bool) -> (i32, i32
     let strength = (0..6)
         .filter(|&i| if fixed_pip_loss { me[i] >= 2 } else { me[i] > 0 })
         .count();
-    // hit_from[way]: our points from which that way hits some blot.
+    // In our numbering (bit x: our slot x): the opponent's blots we would consider
+    // hitting (on a weak board not those on our ace and deuce points), and the
+    // opponent's made points.
+    let lowest = if strength > 2 { 0 } else { 2 };
+    let blots = (lowest..24).fold(0u32, |m, x| m | (u32::from(opp[23 - x] == 1) << x));
+    let made = (0..24).fold(0u32, |m, x| m | (u32::from(opp[23 - x] > 1) << x));
+    // Our checkers that may hit: not a home point with exactly two (never broken).
+    let hitters = (0..25).fold(0u32, |m, j| {
+        m | (u32::from(me[j] > 0 && !(j < 6 && me[j] == 2)) << j)
+    });
+    // hit_from[way]: our points from which that way hits some blot: a hitter `pips`
+    // ahead of a blot, with the intermediate points open (all of them, or one of the
+    // two for a non-double).
     let mut hit_from = [0u32; 39];
-    let top = if strength > 2 { 23 } else { 21 };
-    for i in (0..=top).rev() {
-        if opp[i] != 1 {
+    for (w, way) in s.ways.iter().enumerate() {
+        let d = u32::from(way.pips);
+        let mut from = hitters & (blots << d) & 0x1ff_ffff;
+        if from == 0 || way.faces == 1 {
+            hit_from[w] = from;
             continue;
         }
-        for j in 24 - i..25 {
-            if me[j] == 0 || (j < 6 && me[j] == 2) {
-                continue;
+        let blocked = |m: u8| made << (d - u32::from(m));
+        if way.all {
+            for &m in way.inter.iter().take_while(|&&m| m > 0) {
+                from &= !blocked(m);
             }
-            for &w in &s.by_distance[j + i - 24] {
-                let way = &s.ways[w];
-                let inter = way
-                    .inter
-                    .iter()
-                    .take_while(|&&d| d > 0)
-                    .map(|&d| opp[i - usize::from(d)]);
-                let open = if way.all {
-                    way.faces == 1 || inter.clone().all(|n| n <= 1)
-                } else {
-                    !inter.clone().take(2).all(|n| n > 1)
-                };
-                if open {
-                    hit_from[w] |= 1 << j;
-                }
-            }
+        } else {
+            from &= !(blocked(way.inter[0]) & blocked(way.inter[1]));
         }
+        hit_from[w] = from;
     }
     let msb = |m: u32| 31 - m.leading_zeros() as i32;
-    let mut rolls = [(0i32, 0i32); 21];
-    for (r, roll) in rolls.iter_mut().enumerate() {
-        let (chequers, pips) = roll;
-        let ways = &s.by_roll[r];
+    let (mut total, mut one, mut two) = (0, 0, 0);
+    for (r, (ids, count)) in s.by_roll.iter().enumerate() {
+        let ways = &ids[..usize::from(*count)];
+        let (mut chequers, mut pips) = (0i32, 0i32);
         match me[24] {
             0 => {
                 let mut last = -1;
                 for &w in ways {
-                    let mask = hit_from[w];
+                    let mask = hit_from[usize::from(w)];
                     if mask == 0 {
                         continue;
                     }
-                    let way = &s.ways[w];
+                    let way = &s.ways[usize::from(w)];
                     let k = msb(mask);
-                    *pips = (*pips).max(k - i32::from(way.pips) + 1);
+                    pips = pips.max(k - i32::from(way.pips) + 1);
                     if way.faces == 1 {
                         if last != k || me[k as usize] > 1 {
-                            *chequers += 1;
+                            chequers += 1;
                         }
                         last = k;
                         if s.is_double(r) && mask & !(1 << k) != 0 {
-                            *chequers += 1;
+                            chequers += 1;
                         }
                     } else {
-                        if *chequers == 0 {
-                            *chequers = 1;
+                        if chequers == 0 {
+                            chequers = 1;
                         }
                         let on_way = way.inter.iter().take_while(|&&d| d > 0);
                         if on_way
                             .clone()
                             .any(|&d| opp[(23 - k + i32::from(d)) as usize] == 1)
                         {
-                            *chequers += 1;
+                            chequers += 1;
                         }
                     }
                 }
@@ -319,11 +322,11 @@ fn shot_counts(me: &[u8; 25], opp: &[u8; 25], fixed_pip_loss: bool) -> (i32, i32
             1 => {
                 let mut entered = false;
                 for (jw, &w) in ways.iter().enumerate() {
-                    let mask = hit_from[w];
+                    let mask = hit_from[usize::from(w)];
                     if mask == 0 {
                         continue;
                     }
-                    let way = &s.ways[w];
+                    let way = &s.ways[usize::from(w)];
                     if way.faces == 1 {
                         for k in (1..=msb(mask)).rev() {
                             if mask & (1 << k) == 0 {
@@ -334,44 +337,41 @@ fn shot_counts(me: &[u8; 25], opp: &[u8; 25], fixed_pip_loss: bool) -> (i32, i32
                             }
                             if k != 24 {
                                 // The other die must bring the checker in first.
-                                let other = s.ways[ways[1 - jw]].pips;
+                                let other = s.ways[usize::from(ways[1 - jw])].pips;
                                 if opp[usize::from(other) - 1] > 1 {
                                     break;
                                 }
                                 entered = true;
                             }
-                            *chequers += 1;
-                            *pips = (*pips).max(k - i32::from(way.pips) + 1);
+                            chequers += 1;
+                            pips = pips.max(k - i32::from(way.pips) + 1);
                         }
                     } else {
                         if mask & (1 << 24) == 0 {
                             continue;
                         }
-                        if *chequers == 0 {
-                            *chequers = 1;
+                        if chequers == 0 {
+                            chequers = 1;
                         }
-                        *pips = (*pips).max(25 - i32::from(way.pips));
+                        pips = pips.max(25 - i32::from(way.pips));
                         let on_way = way.inter.iter().take_while(|&&d| d > 0);
                         if on_way.clone().any(|&d| opp[usize::from(d) + 1] == 1) {
-                            *chequers += 1;
+                            chequers += 1;
                         }
                     }
                 }
             }
             _ => {
                 for &w in &ways[..2] {
-                    let way = &s.ways[w];
-                    if hit_from[w] & (1 << 24) == 0 || way.faces != 1 {
+                    let way = &s.ways[usize::from(w)];
+                    if hit_from[usize::from(w)] & (1 << 24) == 0 || way.faces != 1 {
                         continue;
                     }
-                    *chequers += 1;
-                    *pips = (*pips).max(25 - i32::from(way.pips));
+                    chequers += 1;
+                    pips = pips.max(25 - i32::from(way.pips));
                 }
             }
         }
-    }
-    let (mut total, mut one, mut two) = (0, 0, 0);
-    for (r, &(chequers, pips)) in rolls.iter().enumerate() {
         let w = if s.is_double(r) { 1 } else { 2 };
         total += pips * w;
         if chequers > 0 {

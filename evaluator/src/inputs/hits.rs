@@ -9,24 +9,28 @@
 use std::sync::OnceLock;
 
 /// One way to travel a distance with (part of) a roll.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Way {
     /// Every intermediate point is needed (doubles); otherwise one of two suffices.
     pub all: bool,
     /// Intermediate distances (0-terminated).
     pub inter: [u8; 3],
+    /// The intermediate distances as a bit mask (bit d for distance d).
+    pub inter_mask: u32,
     /// Dice used.
     pub faces: u8,
     /// Distance covered.
     pub pips: u8,
 }
 
+/// Ways per distance and per roll, in fixed arrays.
 pub(crate) struct Shots {
-    pub ways: Vec<Way>,
-    /// Ways covering each distance 1..=24 (index distance - 1).
-    pub by_distance: Vec<Vec<usize>>,
-    /// The 21 rolls in gnubg's order (11, 22, .. 66, 21, 31, 32, .. 65): their ways.
-    pub by_roll: Vec<Vec<usize>>,
+    pub ways: [Way; 39],
+    /// Ways covering each distance 1..=24 (index distance - 1): ids and count.
+    pub by_distance: [([u8; 5], u8); 24],
+    /// The 21 rolls in gnubg's order (11, 22, .. 66, 21, 31, 32, .. 65): their ways and
+    /// count.
+    pub by_roll: [([u8; 4], u8); 21],
 }
 
 impl Shots {
@@ -41,9 +45,9 @@ pub(crate) fn shots() -> &'static Shots {
         let mut ways: Vec<Way> = (1..=6u8)
             .map(|d| Way {
                 all: true,
-                inter: [0; 3],
                 faces: 1,
                 pips: d,
+                ..Way::default()
             })
             .collect();
         let mut by_roll = Vec::new();
@@ -58,6 +62,7 @@ pub(crate) fn shots() -> &'static Shots {
                 ways.push(Way {
                     all: true,
                     inter,
+                    inter_mask: 0,
                     faces: steps,
                     pips: d * steps,
                 });
@@ -70,20 +75,32 @@ pub(crate) fn shots() -> &'static Shots {
                 ways.push(Way {
                     all: false,
                     inter: [small, big, 0],
+                    inter_mask: 0,
                     faces: 2,
                     pips: small + big,
                 });
             }
         }
-        let mut by_distance = vec![Vec::new(); 24];
+        for w in &mut ways {
+            w.inter_mask = w.inter.iter().filter(|&&d| d > 0).fold(0, |m, &d| m | 1 << d);
+        }
+        let mut shots = Shots {
+            ways: ways.clone().try_into().expect("39 ways"),
+            by_distance: [([0; 5], 0); 24],
+            by_roll: [([0; 4], 0); 21],
+        };
         for (k, w) in ways.iter().enumerate() {
-            by_distance[usize::from(w.pips) - 1].push(k);
+            let (ids, n) = &mut shots.by_distance[usize::from(w.pips) - 1];
+            ids[usize::from(*n)] = k as u8;
+            *n += 1;
         }
-        Shots {
-            ways,
-            by_distance,
-            by_roll,
+        for (r, list) in by_roll.iter().enumerate() {
+            for (i, &w) in list.iter().enumerate() {
+                shots.by_roll[r].0[i] = w as u8;
+            }
+            shots.by_roll[r].1 = list.len() as u8;
         }
+        shots
     })
 }
 
@@ -94,14 +111,16 @@ mod tests {
     #[test]
     fn every_roll_and_distance_is_covered_as_dice_allow() {
         let s = shots();
-        assert_eq!(s.ways.len(), 39);
-        assert_eq!(s.by_roll.len(), 21);
         // Distances no roll can cover.
         for d in [13, 14, 17, 19, 21, 22, 23] {
-            assert!(s.by_distance[d - 1].is_empty(), "{d}");
+            assert_eq!(s.by_distance[d - 1].1, 0, "{d}");
         }
         // 6 is covered by 6x, 5-1, 4-2, 3-3 and 2-2 (three steps).
-        assert_eq!(s.by_distance[5].len(), 5);
-        assert_eq!(s.by_distance[23].len(), 1);
+        assert_eq!(s.by_distance[5].1, 5);
+        assert_eq!(s.by_distance[23].1, 1);
+        assert_eq!(
+            s.by_roll.iter().map(|r| usize::from(r.1)).sum::<usize>(),
+            6 * 4 + 15 * 3
+        );
     }
 }

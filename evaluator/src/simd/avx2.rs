@@ -1,7 +1,12 @@
-//! AVX2 hidden layer: eight hidden units per vector. Only add and multiply (never fused
-//! multiply-add) so that each unit sees exactly the scalar sequence of roundings.
+//! AVX2 and AVX-512 hidden layers. Hidden units are spread over vector lanes and kept
+//! in registers while the non-zero inputs stream past, so each unit still adds its
+//! inputs in index order with separate multiply and add (never fused): the results
+//! are bit-identical to the scalar code.
 
 use crate::weights::Net;
+
+/// Inputs a net may have for the register-blocked kernels.
+const MAX_INPUTS: usize = 1024;
 
 /// Whether this CPU runs AVX2.
 pub fn available() -> bool {
@@ -15,7 +20,32 @@ pub fn available() -> bool {
     }
 }
 
-/// Hidden sums and activations, vectorised; the tail (hidden % 8) is done in scalar.
+/// Whether this CPU runs AVX-512F (and AVX2).
+pub fn available_512() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        available() && std::arch::is_x86_feature_detected!("avx512f")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// The non-zero inputs: their indices and values, and how many.
+fn nonzero(inputs: &[f32], idx: &mut [u16; MAX_INPUTS], val: &mut [f32; MAX_INPUTS]) -> usize {
+    let mut n = 0;
+    for (i, &x) in inputs.iter().enumerate() {
+        if x != 0.0 {
+            idx[n] = i as u16;
+            val[n] = x;
+            n += 1;
+        }
+    }
+    n
+}
+
+/// Hidden sums and activations with 256-bit vectors (64 units per register block).
 ///
 /// # Safety
 /// The CPU must support AVX2 ([`available`]).
@@ -23,45 +53,127 @@ pub fn available() -> bool {
 #[target_feature(enable = "avx2")]
 pub unsafe fn hidden_layer(net: &Net, inputs: &[f32], sums: &mut [f32]) {
     use std::arch::x86_64::*;
+    if inputs.len() > MAX_INPUTS {
+        crate::net::hidden_sums_scalar(net, inputs, sums);
+        activate(net.beta_hidden, sums);
+        return;
+    }
+    let mut idx = [0u16; MAX_INPUTS];
+    let mut val = [0f32; MAX_INPUTS];
+    let n = nonzero(inputs, &mut idx, &mut val);
     let h = net.hidden;
-    let full = h / 8 * 8;
     let w = net.hidden_weights.as_ptr();
     let s = sums.as_mut_ptr();
-    for (i, &x) in inputs.iter().enumerate() {
-        if x == 0.0 {
-            continue;
+    let mut j = 0;
+    // SAFETY (all pointer arithmetic below): rows are `h` long and j + width <= h.
+    while j + 64 <= h {
+        let mut acc = [_mm256_setzero_ps(); 8];
+        for (k, a) in acc.iter_mut().enumerate() {
+            *a = _mm256_loadu_ps(s.add(j + 8 * k));
         }
-        // SAFETY: row i has h weights; j + 8 <= full <= h; sums has h entries.
-        let row = w.add(i * h);
-        if x == 1.0 {
-            for j in (0..full).step_by(8) {
-                let acc = _mm256_loadu_ps(s.add(j));
-                _mm256_storeu_ps(s.add(j), _mm256_add_ps(acc, _mm256_loadu_ps(row.add(j))));
-            }
-            for j in full..h {
-                *s.add(j) += *row.add(j);
-            }
-        } else {
-            let xv = _mm256_set1_ps(x);
-            for j in (0..full).step_by(8) {
-                let acc = _mm256_loadu_ps(s.add(j));
-                let prod = _mm256_mul_ps(_mm256_loadu_ps(row.add(j)), xv);
-                _mm256_storeu_ps(s.add(j), _mm256_add_ps(acc, prod));
-            }
-            for j in full..h {
-                *s.add(j) += *row.add(j) * x;
+        for t in 0..n {
+            let row = w.add(usize::from(idx[t]) * h + j);
+            let x = val[t];
+            if x == 1.0 {
+                for (k, a) in acc.iter_mut().enumerate() {
+                    *a = _mm256_add_ps(*a, _mm256_loadu_ps(row.add(8 * k)));
+                }
+            } else {
+                let xv = _mm256_set1_ps(x);
+                for (k, a) in acc.iter_mut().enumerate() {
+                    *a = _mm256_add_ps(*a, _mm256_mul_ps(_mm256_loadu_ps(row.add(8 * k)), xv));
+                }
             }
         }
+        for (k, a) in acc.iter().enumerate() {
+            _mm256_storeu_ps(s.add(j + 8 * k), *a);
+        }
+        j += 64;
     }
-    activate(net.beta_hidden, sums, full);
+    while j + 8 <= h {
+        let mut a = _mm256_loadu_ps(s.add(j));
+        for t in 0..n {
+            let row = w.add(usize::from(idx[t]) * h + j);
+            let x = val[t];
+            a = if x == 1.0 {
+                _mm256_add_ps(a, _mm256_loadu_ps(row))
+            } else {
+                _mm256_add_ps(a, _mm256_mul_ps(_mm256_loadu_ps(row), _mm256_set1_ps(x)))
+            };
+        }
+        _mm256_storeu_ps(s.add(j), a);
+        j += 8;
+    }
+    tail(net, &idx[..n], &val[..n], sums, j);
+    activate(net.beta_hidden, sums);
 }
 
-/// The vectorised logistic of `crate::sigmoid::logistic_vector_style` on the first
-/// `full` sums, scalar on the rest.
+/// Hidden sums and activations with 512-bit vectors (128 units per register block).
+///
+/// # Safety
+/// The CPU must support AVX-512F and AVX2 ([`available_512`]).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx2")]
+pub unsafe fn hidden_layer_512(net: &Net, inputs: &[f32], sums: &mut [f32]) {
+    use std::arch::x86_64::*;
+    if inputs.len() > MAX_INPUTS || net.hidden % 16 != 0 {
+        hidden_layer(net, inputs, sums);
+        return;
+    }
+    let mut idx = [0u16; MAX_INPUTS];
+    let mut val = [0f32; MAX_INPUTS];
+    let n = nonzero(inputs, &mut idx, &mut val);
+    let h = net.hidden;
+    let w = net.hidden_weights.as_ptr();
+    let s = sums.as_mut_ptr();
+    let mut j = 0;
+    // SAFETY (all pointer arithmetic below): rows are `h` long and j + width <= h.
+    while j < h {
+        let blocks = ((h - j) / 16).min(8);
+        let mut acc = [_mm512_setzero_ps(); 8];
+        for (k, a) in acc.iter_mut().enumerate().take(blocks) {
+            *a = _mm512_loadu_ps(s.add(j + 16 * k));
+        }
+        for t in 0..n {
+            let row = w.add(usize::from(idx[t]) * h + j);
+            let x = val[t];
+            if x == 1.0 {
+                for (k, a) in acc.iter_mut().enumerate().take(blocks) {
+                    *a = _mm512_add_ps(*a, _mm512_loadu_ps(row.add(16 * k)));
+                }
+            } else {
+                let xv = _mm512_set1_ps(x);
+                for (k, a) in acc.iter_mut().enumerate().take(blocks) {
+                    *a = _mm512_add_ps(*a, _mm512_mul_ps(_mm512_loadu_ps(row.add(16 * k)), xv));
+                }
+            }
+        }
+        for (k, a) in acc.iter().enumerate().take(blocks) {
+            _mm512_storeu_ps(s.add(j + 16 * k), *a);
+        }
+        j += 16 * blocks;
+    }
+    activate(net.beta_hidden, sums);
+}
+
+/// Units `from..` in scalar code.
+fn tail(net: &Net, idx: &[u16], val: &[f32], sums: &mut [f32], from: usize) {
+    let h = net.hidden;
+    for (&i, &x) in idx.iter().zip(val) {
+        let row = &net.hidden_weights[usize::from(i) * h..usize::from(i) * h + h];
+        for j in from..h {
+            sums[j] += if x == 1.0 { row[j] } else { row[j] * x };
+        }
+    }
+}
+
+/// The vectorised logistic of `crate::sigmoid::logistic_vector_style` (with `vrcpps`,
+/// the same approximation as the scalar `rcpss`), scalar for a tail.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn activate(beta: f32, sums: &mut [f32], full: usize) {
+unsafe fn activate(beta: f32, sums: &mut [f32]) {
     use std::arch::x86_64::*;
+    let full = sums.len() / 8 * 8;
     let table = crate::sigmoid::table();
     let s = sums.as_mut_ptr();
     let betav = _mm256_set1_ps(beta);
@@ -86,11 +198,41 @@ unsafe fn activate(beta: f32, sums: &mut [f32], full: usize) {
     }
 }
 
+/// The five outputs with gnubg's SSE order: four lanes of products, combined as
+/// (l0 + l1) + (l2 + l3), then the threshold.
+///
+/// # Safety
+/// SSE is part of x86-64; always callable there.
+#[cfg(target_arch = "x86_64")]
+pub unsafe fn outputs(net: &Net, act: &[f32], out: &mut [f32; 5]) {
+    use std::arch::x86_64::*;
+    let h = net.hidden;
+    let full = h / 4 * 4;
+    for (k, o) in out.iter_mut().enumerate() {
+        let row = net.output_weights.as_ptr().add(k * h);
+        let mut acc = _mm_setzero_ps();
+        for j in (0..full).step_by(4) {
+            // SAFETY: j + 4 <= full <= h.
+            acc = _mm_add_ps(
+                acc,
+                _mm_mul_ps(_mm_loadu_ps(act.as_ptr().add(j)), _mm_loadu_ps(row.add(j))),
+            );
+        }
+        let mut l = [0f32; 4];
+        _mm_storeu_ps(l.as_mut_ptr(), acc);
+        let mut r = (l[0] + l[1]) + (l[2] + l[3]);
+        for j in full..h {
+            r += act[j] * *row.add(j);
+        }
+        *o = crate::sigmoid::sigmoid(-net.beta_output * (r + net.output_thresholds[k]));
+    }
+}
+
 /// Eight approximate reciprocals (`vrcpps`), for tests against the scalar `rcpss`.
 ///
 /// # Safety
 /// The CPU must support AVX2.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(test, target_arch = "x86_64"))]
 #[target_feature(enable = "avx2")]
 pub unsafe fn recip8(x: [f32; 8]) -> [f32; 8] {
     use std::arch::x86_64::*;
@@ -106,4 +248,13 @@ pub unsafe fn recip8(x: [f32; 8]) -> [f32; 8] {
 #[cfg(not(target_arch = "x86_64"))]
 pub unsafe fn hidden_layer(_: &Net, _: &[f32], _: &mut [f32]) {
     unreachable!("AVX2 is x86-64 only")
+}
+
+/// Never called off x86-64 ([`available_512`] is false there).
+///
+/// # Safety
+/// Not callable.
+#[cfg(not(target_arch = "x86_64"))]
+pub unsafe fn hidden_layer_512(_: &Net, _: &[f32], _: &mut [f32]) {
+    unreachable!("AVX-512 is x86-64 only")
 }

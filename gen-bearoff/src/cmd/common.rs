@@ -1,0 +1,133 @@
+//! Options and helpers shared by the subcommands.
+
+use std::path::Path;
+use std::time::Duration;
+
+use anyhow::{bail, Context, Result};
+use clap::ValueEnum;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use gen_bearoff::format::Header;
+use gen_bearoff::{BearoffDb, HeaderStyle};
+
+/// `--format`: which header to write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FormatChoice {
+    /// gnubg's header when gnubg can read the result (under 2 GiB), else bgkit's wide one.
+    Auto,
+    /// Always gnubg's header and 32-bit layout (fails if offsets do not fit).
+    Gnubg,
+    /// Always bgkit's wide header (64-bit offsets).
+    Wide,
+}
+
+/// gnubg's readers use 32-bit offsets and its manual limits files to 2 GB.
+pub const GNUBG_MAX_FILE: u64 = (1 << 31) - 1;
+
+/// The header style for a file of `size` bytes.
+pub fn choose_style(choice: FormatChoice, no_header: bool, size: u64) -> Result<HeaderStyle> {
+    Ok(match (no_header, choice) {
+        (true, FormatChoice::Wide) => {
+            bail!("--no-header writes gnubg's headerless layout; it cannot be combined with --format wide")
+        }
+        (true, _) => HeaderStyle::None,
+        (false, FormatChoice::Gnubg) => HeaderStyle::Gnubg,
+        (false, FormatChoice::Wide) => HeaderStyle::Wide,
+        (false, FormatChoice::Auto) if size <= GNUBG_MAX_FILE => HeaderStyle::Gnubg,
+        (false, FormatChoice::Auto) => HeaderStyle::Wide,
+    })
+}
+
+/// Parses a byte size such as `8G`, `512M`, `1.5GiB`, `1000000`.
+pub fn parse_size(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let value: f64 = num.parse().map_err(|_| format!("invalid size '{text}'"))?;
+    let mult = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1.0,
+        "k" | "kb" => 1e3,
+        "kib" => 1024.0,
+        "m" | "mb" => 1e6,
+        "mib" => 1024.0 * 1024.0,
+        "g" | "gb" => 1e9,
+        "gib" => 1024.0 * 1024.0 * 1024.0,
+        "t" | "tb" => 1e12,
+        _ => {
+            return Err(format!(
+                "invalid size unit in '{text}' (use K, M, G, MiB, GiB...)"
+            ))
+        }
+    };
+    Ok((value * mult) as u64)
+}
+
+/// Default memory limit: 80% of the memory available now (`MemAvailable`), or 4 GB.
+pub fn default_memory_limit() -> u64 {
+    std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|m| {
+            m.lines()
+                .find(|l| l.starts_with("MemAvailable:"))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|kb| kb.parse::<u64>().ok())
+        })
+        .map_or(4_000_000_000, |kb| kb * 1024 / 10 * 8)
+}
+
+/// Sets the size of rayon's global pool.
+pub fn set_threads(threads: Option<usize>) -> Result<()> {
+    if let Some(t) = threads {
+        if t == 0 {
+            bail!("--threads must be at least 1");
+        }
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(t)
+            .build_global()
+            .context("cannot configure the thread pool")?;
+    }
+    Ok(())
+}
+
+/// A progress bar on stderr (hidden with `--quiet`).
+pub fn progress_bar(total: u64, what: &str, quiet: bool) -> ProgressBar {
+    let bar = if quiet {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr())
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{msg:>12} [{elapsed_precise}] [{wide_bar}] {percent:>3}% ETA {eta}")
+            .expect("valid template")
+            .progress_chars("=> "),
+    );
+    bar.set_message(what.to_string());
+    bar.enable_steady_tick(Duration::from_millis(250));
+    bar
+}
+
+/// Prints an informational line on stderr unless quiet.
+pub fn note(quiet: bool, text: &str) {
+    if !quiet {
+        eprintln!("{text}");
+    }
+}
+
+/// Opens a database, with an assumed header for headerless files.
+pub fn open_db(path: &Path, assume_header: Option<&str>) -> Result<BearoffDb> {
+    match assume_header {
+        None => Ok(BearoffDb::open(path)?),
+        Some(text) => {
+            let mut h = text.trim().as_bytes().to_vec();
+            if h.len() > 39 {
+                bail!("--assume-header '{text}' is longer than a header");
+            }
+            h.resize(39, b'x');
+            h.push(b'\n');
+            let header = Header::parse(&h).with_context(|| format!("--assume-header '{text}'"))?;
+            Ok(BearoffDb::open_headerless(path, header.kind)?)
+        }
+    }
+}

@@ -1,0 +1,144 @@
+//! `gen-bearoff two-sided`.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::{bail, Result};
+use clap::Parser;
+
+use gen_bearoff::format::header::{Header, Kind, TwoSidedParams};
+use gen_bearoff::output::AtomicOutput;
+use gen_bearoff::twosided::generate_two_sided;
+use gen_bearoff::{HeaderStyle, PositionIndex};
+
+use super::common::{
+    choose_style, default_memory_limit, note, parse_size, progress_bar, set_threads, FormatChoice,
+};
+
+/// Options of `two-sided`.
+#[derive(Parser, Debug)]
+pub struct Args {
+    /// Points per side (gnubg uses 6).
+    #[arg(long, short = 'p')]
+    pub points: u8,
+    /// Checkers per side (gnubg allows up to 11; up to 15 here).
+    #[arg(long, short = 'c')]
+    pub checkers: u8,
+    /// Store only the cubeless equity (gnubg -C).
+    #[arg(long)]
+    pub no_cubeful: bool,
+    /// Write no header (gnubg -H).
+    #[arg(long)]
+    pub no_header: bool,
+    /// Header style.
+    #[arg(long, value_enum, default_value_t = FormatChoice::Auto)]
+    pub format: FormatChoice,
+    /// Output file (written as FILE.partial, renamed when complete).
+    #[arg(long, short = 'o')]
+    pub output: PathBuf,
+    /// Worker threads (default: all cores). The output does not depend on it.
+    #[arg(long, short = 'j')]
+    pub threads: Option<usize>,
+    /// Memory to plan for (e.g. 20G; default 80% of available memory). Beyond the window
+    /// of 24 pip levels the output is assembled in bands that fit.
+    #[arg(long, value_parser = parse_size)]
+    pub memory_limit: Option<u64>,
+    /// Cap the size of an output band (forces bucket files; for testing and tuning).
+    #[arg(long, value_parser = parse_size, hide = true)]
+    pub band_size: Option<u64>,
+    /// No progress bar or messages.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+/// Runs `two-sided`.
+pub fn run(args: Args) -> Result<ExitCode> {
+    set_threads(args.threads)?;
+    if !(1..=24).contains(&args.points) || !(1..=15).contains(&args.checkers) {
+        bail!(
+            "two-sided databases need --points 1-24 and --checkers 1-15, got {}x{}",
+            args.points,
+            args.checkers
+        );
+    }
+    let params = TwoSidedParams {
+        points: args.points,
+        checkers: args.checkers,
+        cubeful: !args.no_cubeful,
+    };
+    let n = PositionIndex::new(usize::from(args.points), usize::from(args.checkers))
+        .expect("checked")
+        .count();
+    let records = n * n;
+    let size = 40 + records * if params.cubeful { 8 } else { 2 };
+    let style = choose_style(args.format, args.no_header, size)?;
+    let header = Header {
+        kind: Kind::TwoSided(params),
+        style,
+    };
+    let limit = args.memory_limit.unwrap_or_else(default_memory_limit);
+    let start = Instant::now();
+    let mut out = AtomicOutput::create(&args.output)?;
+    let scratch = out.partial().to_path_buf();
+    let quiet = args.quiet;
+    let bar = progress_bar(records, "two-sided", true);
+    let bar_cell = std::sync::Mutex::new(Some(bar));
+    let on_plan = |plan: &gen_bearoff::twosided::TwoSidedPlan| {
+        note(
+            quiet,
+            &format!(
+                "two-sided {}x{}: {n} positions per side, {records} records, {:.2} GB output; memory: window {:.2} GB, band {:.2} GB, tables {:.2} GB, peak about {:.2} GB; {} band(s)",
+                args.points,
+                args.checkers,
+                plan.output_bytes as f64 / 1e9,
+                plan.window_bytes as f64 / 1e9,
+                plan.band_bytes as f64 / 1e9,
+                plan.table_bytes as f64 / 1e9,
+                plan.peak_bytes() as f64 / 1e9,
+                plan.bands.len()
+            ),
+        );
+        if let Ok(mut b) = bar_cell.lock() {
+            *b = Some(progress_bar(records, "two-sided", quiet));
+        }
+    };
+    let progress = |done: u64| {
+        if let Ok(b) = bar_cell.lock() {
+            if let Some(b) = b.as_ref() {
+                b.set_position(done);
+            }
+        }
+    };
+    let result = generate_two_sided(
+        params,
+        limit,
+        args.band_size,
+        header.to_bytes(),
+        &mut out,
+        &scratch,
+        &on_plan,
+        &progress,
+    );
+    if let Ok(mut b) = bar_cell.lock() {
+        if let Some(b) = b.take() {
+            b.finish_and_clear();
+        }
+    }
+    result?;
+    out.commit()?;
+    note(
+        quiet,
+        &format!(
+            "wrote {} ({} header) in {:.2} s",
+            args.output.display(),
+            match style {
+                HeaderStyle::Gnubg => "gnubg",
+                HeaderStyle::Wide => "bgkit wide",
+                HeaderStyle::None => "no",
+            },
+            start.elapsed().as_secs_f64()
+        ),
+    );
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,81 @@
+//! The library's error type.
+
+use std::path::{Path, PathBuf};
+
+use crate::format::header::HeaderError;
+
+/// Everything that can go wrong generating or reading a database.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum BearoffError {
+    /// An operating-system error on a file.
+    #[error("{}: {what}: {error}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What was being done.
+        what: &'static str,
+        /// The underlying error (in the message, not repeated as a source).
+        error: std::io::Error,
+    },
+    /// The header is missing, foreign or damaged.
+    #[error("{}: {source}", path.display())]
+    Header {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with the header.
+        source: HeaderError,
+    },
+    /// The file's size or contents contradict its header.
+    #[error("{}: corrupt or truncated database: {why}", path.display())]
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// What is inconsistent.
+        why: String,
+    },
+    /// The file holds a different kind of database than the operation needs.
+    #[error("{}: {why}", path.display())]
+    WrongKind {
+        /// The file.
+        path: PathBuf,
+        /// Explanation.
+        why: String,
+    },
+    /// An index beyond the database.
+    #[error("index {index} is out of range (the database has {count} records)")]
+    IndexOutOfRange {
+        /// The index asked for.
+        index: u64,
+        /// Records in the database.
+        count: u64,
+    },
+    /// A position that this database does not cover.
+    #[error("position is not in this database: {0}")]
+    NotCovered(String),
+    /// Unsupported or inconsistent generation parameters.
+    #[error("{0}")]
+    InvalidParameters(String),
+    /// Not enough memory allowed for the requested generation.
+    #[error("{0}")]
+    Memory(String),
+}
+
+impl BearoffError {
+    /// An I/O error on `path`.
+    pub fn io(path: &Path, what: &'static str, source: std::io::Error) -> BearoffError {
+        BearoffError::Io {
+            path: path.to_path_buf(),
+            what,
+            error: source,
+        }
+    }
+
+    /// A corruption error on `path`.
+    pub fn corrupt(path: &Path, why: impl Into<String>) -> BearoffError {
+        BearoffError::Corrupt {
+            path: path.to_path_buf(),
+            why: why.into(),
+        }
+    }
+}

@@ -1,0 +1,14 @@
+//! The file-format layer shared by every database kind (one-sided, two-sided and, later,
+//! hypergammon): position indexing, the 40-byte headers, value encodings, and
+//! bounds-checked access to memory-mapped files.
+//!
+//! Nothing here knows how a database is generated; generators and readers build on it.
+
+pub mod encoding;
+pub mod header;
+pub mod index;
+pub mod mapped;
+
+pub use header::{Header, HeaderStyle, Kind, OneSidedParams, TwoSidedParams, HEADER_LEN};
+pub use index::PositionIndex;
+pub use mapped::MappedFile;

@@ -1,0 +1,50 @@
+//! `gen-bearoff`: build, dump and verify bearoff databases in gnubg's formats.
+//!
+//! Exit codes: 0 success, 1 a clean negative answer (`verify` found a problem), 2 an
+//! error (printed once as `gen-bearoff: message`).
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod cmd;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "gen-bearoff",
+    version,
+    about = "Bearoff databases in gnubg's formats: generate, dump, verify"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Generate a one-sided database (gnubg `makebearoff -o P`).
+    OneSided(cmd::one_sided::Args),
+    /// Generate a two-sided database (gnubg `makebearoff -t PxC`).
+    TwoSided(cmd::two_sided::Args),
+    /// Print one record as gnubg's `bearoffdump` does.
+    Dump(cmd::dump::Args),
+    /// Check a database's structure and recompute a sample of records.
+    Verify(cmd::verify::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::OneSided(a) => cmd::one_sided::run(a),
+        Command::TwoSided(a) => cmd::two_sided::run(a),
+        Command::Dump(a) => cmd::dump::run(a),
+        Command::Verify(a) => cmd::verify::run(a),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("gen-bearoff: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,70 @@
+//! Opening any database file and finding out what it is.
+
+use std::path::Path;
+
+use crate::error::BearoffError;
+use crate::format::header::{Header, Kind};
+use crate::format::mapped::MappedFile;
+use crate::onesided::OneSidedDb;
+use crate::twosided::TwoSidedDb;
+
+/// Any bearoff database this crate reads.
+#[derive(Debug)]
+pub enum BearoffDb {
+    /// One-sided distributions.
+    OneSided(OneSidedDb),
+    /// Two-sided equities.
+    TwoSided(TwoSidedDb),
+}
+
+impl BearoffDb {
+    /// Opens a file with a header (gnubg's or bgkit's wide variant), validating its size.
+    pub fn open(path: impl AsRef<Path>) -> Result<BearoffDb, BearoffError> {
+        let path = path.as_ref();
+        let file = MappedFile::open(path)?;
+        let header = Header::parse(file.bytes()).map_err(|source| BearoffError::Header {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        BearoffDb::from_parts(file, header)
+    }
+
+    /// Opens a headerless file (gnubg's `-H`) with parameters the caller supplies.
+    pub fn open_headerless(path: impl AsRef<Path>, kind: Kind) -> Result<BearoffDb, BearoffError> {
+        let file = MappedFile::open(path.as_ref())?;
+        BearoffDb::from_parts(
+            file,
+            Header {
+                kind,
+                style: crate::format::HeaderStyle::None,
+            },
+        )
+    }
+
+    fn from_parts(file: MappedFile, header: Header) -> Result<BearoffDb, BearoffError> {
+        match header.kind {
+            Kind::OneSided(p) => Ok(BearoffDb::OneSided(OneSidedDb::from_file(file, p, header.style)?)),
+            Kind::TwoSided(p) => Ok(BearoffDb::TwoSided(TwoSidedDb::from_file(file, p, header.style)?)),
+            Kind::Hypergammon { .. } => Err(BearoffError::WrongKind {
+                path: file.path().to_path_buf(),
+                why: "hypergammon databases are not supported by this reader yet".into(),
+            }),
+        }
+    }
+
+    /// What the file holds.
+    pub fn kind(&self) -> Kind {
+        match self {
+            BearoffDb::OneSided(db) => Kind::OneSided(db.params()),
+            BearoffDb::TwoSided(db) => Kind::TwoSided(db.params()),
+        }
+    }
+
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        match self {
+            BearoffDb::OneSided(db) => db.path(),
+            BearoffDb::TwoSided(db) => db.path(),
+        }
+    }
+}

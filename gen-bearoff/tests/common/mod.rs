@@ -1,0 +1,63 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use md5::{Digest, Md5};
+
+pub const MAKEBEAROFF: &str = "/usr/games/makebearoff";
+pub const BEAROFFDUMP: &str = "/usr/games/bearoffdump";
+
+/// Whether gnubg's tools are installed. Without them a test prints a skip notice and
+/// returns, unless BGKIT_REQUIRE_GNUBG=1 (CI), where the missing tools are a failure.
+pub fn have_gnubg(test: &str) -> bool {
+    if Path::new(MAKEBEAROFF).exists() && Path::new(BEAROFFDUMP).exists() {
+        return true;
+    }
+    if std::env::var("BGKIT_REQUIRE_GNUBG").as_deref() == Ok("1") {
+        panic!("{test}: gnubg's makebearoff/bearoffdump are required (BGKIT_REQUIRE_GNUBG=1) but {MAKEBEAROFF} is missing");
+    }
+    eprintln!("SKIPPED {test}: {MAKEBEAROFF} not installed (apt-get install gnubg)");
+    false
+}
+
+pub fn md5_hex(bytes: &[u8]) -> String {
+    Md5::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// A fresh scratch directory for one test.
+pub fn scratch(name: &str) -> PathBuf {
+    static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let k = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("gen-bearoff-test-{}-{k}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+pub fn ours() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_gen-bearoff"))
+}
+
+/// Runs our binary and asserts success.
+pub fn run_ok(args: &[&str]) -> Output {
+    let out = ours().args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "gen-bearoff {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+/// Runs gnubg's makebearoff (writing to `file`) and asserts success.
+pub fn makebearoff(args: &[&str], file: &Path) {
+    let out = Command::new(MAKEBEAROFF)
+        .args(args)
+        .arg("-f")
+        .arg(file)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "makebearoff {args:?} failed");
+}
