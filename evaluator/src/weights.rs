@@ -145,23 +145,39 @@ impl Weights {
         self.version_number().is_some_and(|v| v >= 1.005)
     }
 
-    /// Reads a weights file, telling text from binary by its first bytes.
+    /// Reads a gnubg weights file (six nets with gnubg's input counts), telling text
+    /// from binary by its first bytes.
     pub fn load(path: impl AsRef<Path>) -> Result<Weights, WeightsError> {
+        Weights::load_with(path, Shapes::Gnubg)
+    }
+
+    /// Reads a weights file in gnubg's formats whose nets may have any shape and any
+    /// number (at least one), as bgkit's trainer writes for its own input encodings.
+    pub fn load_any(path: impl AsRef<Path>) -> Result<Weights, WeightsError> {
+        Weights::load_with(path, Shapes::Any)
+    }
+
+    fn load_with(path: impl AsRef<Path>, shapes: Shapes) -> Result<Weights, WeightsError> {
         let path = path.as_ref();
         let name = path.display().to_string();
         let bytes = std::fs::read(path).map_err(|source| WeightsError::Io {
             path: name.clone(),
             source,
         })?;
-        Weights::from_bytes(&bytes, &name)
+        Weights::parse(&bytes, &name, shapes)
     }
 
-    /// Parses a weights file held in memory; `name` is used in error messages.
+    /// Parses a gnubg weights file held in memory; `name` is used in error messages.
     pub fn from_bytes(bytes: &[u8], name: &str) -> Result<Weights, WeightsError> {
+        Weights::parse(bytes, name, Shapes::Gnubg)
+    }
+
+    /// Parses a weights file held in memory, with the given shape rules.
+    pub fn parse(bytes: &[u8], name: &str, shapes: Shapes) -> Result<Weights, WeightsError> {
         if bytes.starts_with(b"GNU Backgammon ") {
-            Weights::from_text(bytes, name)
+            Weights::from_text(bytes, name, shapes)
         } else if bytes.len() >= 4 && f32::from_le_bytes(bytes[..4].try_into().unwrap()) == BINARY_MAGIC {
-            Weights::from_binary(bytes, name)
+            Weights::from_binary(bytes, name, shapes)
         } else {
             Err(WeightsError::Format {
                 path: name.into(),
@@ -172,7 +188,7 @@ impl Weights {
         }
     }
 
-    fn from_binary(bytes: &[u8], name: &str) -> Result<Weights, WeightsError> {
+    fn from_binary(bytes: &[u8], name: &str, shapes: Shapes) -> Result<Weights, WeightsError> {
         let err = |reason: String| WeightsError::Format {
             path: name.into(),
             reason,
@@ -181,7 +197,11 @@ impl Weights {
         cur.word("the magic number").map_err(err)?;
         let version = f32::from_le_bytes(cur.word("the version").map_err(err)?);
         let mut nets = Vec::with_capacity(6);
-        for (n, net_name) in NET_NAMES.iter().enumerate() {
+        for n in 0.. {
+            if !shapes.more(n, cur.at == bytes.len()) {
+                break;
+            }
+            let net_name = net_name(n);
             let mut head = [[0u8; 4]; 6];
             for h in head.iter_mut() {
                 *h = cur.word("a net header").map_err(err)?;
@@ -189,7 +209,7 @@ impl Weights {
             let count = |w: [u8; 4]| u32::from_le_bytes(w) as usize;
             let (inputs, hidden, outputs) = (count(head[0]), count(head[1]), count(head[2]));
             let (beta_hidden, beta_output) = (f32::from_le_bytes(head[4]), f32::from_le_bytes(head[5]));
-            check_shape(n, inputs, hidden, outputs, beta_hidden, beta_output).map_err(err)?;
+            check_shape(shapes, n, inputs, hidden, outputs, beta_hidden, beta_output).map_err(err)?;
             let mut net = Net::zeros(inputs, hidden, outputs);
             net.trained = i64::from(i32::from_le_bytes(head[3]));
             net.beta_hidden = beta_hidden;
@@ -228,7 +248,7 @@ impl Weights {
         })
     }
 
-    fn from_text(bytes: &[u8], name: &str) -> Result<Weights, WeightsError> {
+    fn from_text(bytes: &[u8], name: &str, shapes: Shapes) -> Result<Weights, WeightsError> {
         let err = |line: usize, reason: String| WeightsError::Format {
             path: name.into(),
             reason: format!("line {line}: {reason}"),
@@ -245,7 +265,12 @@ impl Weights {
             return Err(err(1, format!("bad version in '{first}'")));
         }
         let mut nets = Vec::with_capacity(6);
-        for (n, net_name) in NET_NAMES.iter().enumerate() {
+        let mut lines = lines.filter(|(_, l)| !l.is_empty()).peekable();
+        for n in 0.. {
+            if !shapes.more(n, lines.peek().is_none()) {
+                break;
+            }
+            let net_name = net_name(n);
             let (ln, header) = lines
                 .next()
                 .ok_or_else(|| err(0, format!("file ends before the {net_name} net (truncated?)")))?;
@@ -267,7 +292,8 @@ impl Weights {
             let (inputs, hidden, outputs) = (num(f[0])?, num(f[1])?, num(f[2])?);
             let trained = f[3].parse::<i64>().unwrap_or(0);
             let (beta_hidden, beta_output) = (real(f[4])?, real(f[5])?);
-            check_shape(n, inputs, hidden, outputs, beta_hidden, beta_output).map_err(|r| err(ln, r))?;
+            check_shape(shapes, n, inputs, hidden, outputs, beta_hidden, beta_output)
+                .map_err(|r| err(ln, r))?;
             let mut net = Net::zeros(inputs, hidden, outputs);
             net.trained = trained;
             net.beta_hidden = beta_hidden;
@@ -289,7 +315,7 @@ impl Weights {
             }
             nets.push(net);
         }
-        if let Some((ln, extra)) = lines.find(|(_, l)| !l.is_empty()) {
+        if let Some((ln, extra)) = lines.next() {
             return Err(err(ln, format!("unexpected text after the six nets: '{extra}'")));
         }
         Ok(Weights { version, nets })
@@ -389,7 +415,33 @@ fn decimal(x: f32) -> String {
     format!("{x:e}")
 }
 
+/// Which net shapes a file may hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shapes {
+    /// gnubg's: exactly six nets with 250, 214, 250, 200, 200, 200 inputs and 5 outputs.
+    Gnubg,
+    /// Any number of nets (at least one), any input counts, 5 outputs.
+    Any,
+}
+
+impl Shapes {
+    /// Whether net number `n` is expected (`at_end`: the input is exhausted).
+    fn more(self, n: usize, at_end: bool) -> bool {
+        match self {
+            Shapes::Gnubg => n < 6,
+            Shapes::Any => n == 0 || !at_end,
+        }
+    }
+}
+
+fn net_name(n: usize) -> String {
+    NET_NAMES
+        .get(n)
+        .map_or_else(|| format!("net #{}", n + 1), |s| s.to_string())
+}
+
 fn check_shape(
+    shapes: Shapes,
     n: usize,
     inputs: usize,
     hidden: usize,
@@ -397,11 +449,15 @@ fn check_shape(
     bh: f32,
     bo: f32,
 ) -> Result<(), String> {
-    let name = NET_NAMES[n];
-    if inputs != NET_INPUTS[n] || outputs != 5 {
+    let name = net_name(n);
+    let expected = if shapes == Shapes::Gnubg {
+        NET_INPUTS[n]
+    } else {
+        inputs
+    };
+    if inputs == 0 || inputs > 100_000 || inputs != expected || outputs != 5 {
         return Err(format!(
-            "the {name} net has {inputs} inputs and {outputs} outputs (expected {} and 5)",
-            NET_INPUTS[n]
+            "the {name} net has {inputs} inputs and {outputs} outputs (expected {expected} and 5)"
         ));
     }
     if hidden == 0 || hidden > 4096 {
@@ -446,6 +502,17 @@ mod tests {
         assert_eq!(back, w);
         assert_eq!(back.to_binary(), bin);
         assert_eq!(Weights::from_bytes(text.as_bytes(), "t").unwrap().to_text(), text);
+    }
+
+    #[test]
+    fn files_of_other_shapes_load_only_when_allowed() {
+        let mut w = tiny();
+        w.nets.truncate(2);
+        w.nets[0] = Net::zeros(198, 8, 5);
+        for bytes in [w.to_text().into_bytes(), w.to_binary()] {
+            assert!(Weights::from_bytes(&bytes, "x").is_err());
+            assert_eq!(Weights::parse(&bytes, "x", Shapes::Any).unwrap(), w);
+        }
     }
 
     #[test]
