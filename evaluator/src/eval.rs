@@ -23,6 +23,9 @@ pub type Probabilities = [f32; 5];
 const CONTACT: usize = 0;
 const RACE: usize = 1;
 const CRASHED: usize = 2;
+const PRUNE_CONTACT: usize = 3;
+const PRUNE_CRASHED: usize = 4;
+const PRUNE_RACE: usize = 5;
 
 /// Why an evaluation failed (a bearoff database could not be read).
 #[derive(Debug, thiserror::Error)]
@@ -38,6 +41,9 @@ pub struct Evaluator {
     weights: Weights,
     fixed_pip_loss: bool,
     bearoff: BearoffDbs,
+    /// log2 of the per-thread cache size, or 0 for no cache.
+    cache_bits: u32,
+    owner: u64,
 }
 
 thread_local! {
@@ -53,6 +59,29 @@ impl Evaluator {
             weights,
             fixed_pip_loss,
             bearoff,
+            cache_bits: 0,
+            owner: crate::cache::new_owner_id(),
+        }
+    }
+
+    /// Turns on a per-thread cache of 2^`bits` 0-ply results (0 turns it off). It only
+    /// saves time: cached results are the same numbers.
+    pub fn with_cache(mut self, bits: u32) -> Evaluator {
+        self.cache_bits = bits.min(28);
+        self
+    }
+
+    /// Evaluates every position (in parallel for large batches); results in input
+    /// order.
+    pub fn evaluate_batch(
+        &self,
+        positions: &[Position],
+    ) -> Result<Vec<(Probabilities, PositionClass)>, EvalError> {
+        use rayon::prelude::*;
+        if positions.len() < 256 {
+            positions.iter().map(|p| self.evaluate(p)).collect()
+        } else {
+            positions.par_iter().map(|p| self.evaluate(p)).collect()
         }
     }
 
@@ -77,6 +106,18 @@ impl Evaluator {
 
     /// 0-ply cubeless evaluation of `pos` (side on roll's view) and its class.
     pub fn evaluate(&self, pos: &Position) -> Result<(Probabilities, PositionClass), EvalError> {
+        if self.cache_bits > 0 {
+            if let Some(hit) = crate::cache::get(self.owner, self.cache_bits, pos) {
+                return Ok(hit);
+            }
+            let fresh = self.evaluate_uncached(pos)?;
+            crate::cache::put(self.owner, self.cache_bits, pos, fresh.0, fresh.1);
+            return Ok(fresh);
+        }
+        self.evaluate_uncached(pos)
+    }
+
+    fn evaluate_uncached(&self, pos: &Position) -> Result<(Probabilities, PositionClass), EvalError> {
         let class = self.classify(pos);
         let mut out = [0f32; 5];
         match class {
@@ -88,14 +129,41 @@ impl Evaluator {
                 if class == PositionClass::Race {
                     race_backgammon(pos, &mut out, &self.bearoff)?;
                 }
-                let dbs = &self.bearoff;
-                sanity_check(pos, &mut out, |side| {
-                    dbs.distribution(side).ok().flatten().map(|d| max_turns_of(&d))
-                });
+                self.sanity(pos, &mut out);
             }
             _ => unreachable!("hypergammon classes are not produced for standard positions"),
         }
         Ok((out, class))
+    }
+
+    /// gnubg's pruning-net evaluation (used to preselect moves inside lookahead): the
+    /// class's small net on the 200 base inputs, race backgammons, sanity checks.
+    /// `class` must be race, crashed or contact.
+    pub fn evaluate_pruning(&self, pos: &Position, class: PositionClass) -> Result<Probabilities, EvalError> {
+        let index = match class {
+            PositionClass::Race => PRUNE_RACE,
+            PositionClass::Crashed => PRUNE_CRASHED,
+            _ => PRUNE_CONTACT,
+        };
+        let mut out = [0f32; 5];
+        SCRATCH.with(|s| {
+            let (inputs, hidden) = &mut *s.borrow_mut();
+            inputs::base_inputs(pos, &mut inputs[..inputs::BASE_INPUTS]);
+            let net = &self.weights.nets[index];
+            net::evaluate(net, &inputs[..inputs::BASE_INPUTS], hidden, &mut out);
+        });
+        if class == PositionClass::Race {
+            race_backgammon(pos, &mut out, &self.bearoff)?;
+        }
+        self.sanity(pos, &mut out);
+        Ok(out)
+    }
+
+    fn sanity(&self, pos: &Position, out: &mut [f32; 5]) {
+        let dbs = &self.bearoff;
+        sanity_check(pos, out, |side| {
+            dbs.distribution(side).ok().flatten().map(|d| max_turns_of(&d))
+        });
     }
 
     fn run_net(&self, pos: &Position, class: PositionClass, out: &mut [f32; 5]) {

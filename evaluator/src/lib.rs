@@ -15,6 +15,7 @@ lookups) and the benchmarks that measure the engine, behind the `evaluator` comm
 
 pub mod bearoff;
 pub mod bench;
+mod cache;
 pub mod class;
 pub mod corpus;
 pub mod datadir;
@@ -24,6 +25,7 @@ pub mod inputs;
 pub mod net;
 mod race_bg;
 pub mod sanity;
+pub mod search;
 pub mod sigmoid;
 pub mod simd;
 pub mod weights;

@@ -66,10 +66,10 @@ fn backgammon_probability(pos: &Position, side: usize, dbs: &BearoffDbs) -> Resu
         };
         let mut p = 0.0f32;
         let mut scale: u64 = if side == 0 { 36 } else { 1 };
-        for j in 1 - side..TURNS {
+        for (j, &count) in bgp.iter().enumerate().skip(1 - side) {
             scale *= 36;
-            let sum: u64 = (1..=j + side).map(|i| u64::from(dist[i])).sum();
-            p += bgp[j] as f32 / scale as f32 * sum as f32;
+            let sum: u64 = dist[1..=j + side].iter().map(|&v| u64::from(v)).sum();
+            p += count as f32 / scale as f32 * sum as f32;
         }
         return Ok(p / 65535.0);
     }

@@ -30,10 +30,10 @@ fn counts(side: &[u8; 25]) -> SideCounts {
     };
     for quarter in 0..4 {
         let mut n = 0;
-        for i in quarter * 6..quarter * 6 + 6 {
-            if side[i] > 0 {
+        for (i, &count) in side.iter().enumerate().skip(quarter * 6).take(6) {
+            if count > 0 {
                 c.back = i as i32;
-                n += i32::from(side[i]);
+                n += i32::from(count);
             }
         }
         c.on_board += n;

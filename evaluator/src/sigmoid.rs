@@ -19,8 +19,10 @@ pub fn table() -> &'static [f32; 101] {
     })
 }
 
-/// gnubg's scalar `sigmoid(x)` ≈ 1 / (1 + eˣ), used for the output layer.
+/// gnubg's scalar `sigmoid(x)` ≈ 1 / (1 + eˣ), used for the output layer. The
+/// saturation constants are gnubg's literals, kept as written.
 #[inline]
+#[allow(clippy::excessive_precision)]
 pub fn sigmoid(x: f32) -> f32 {
     let e = table();
     if !x.is_sign_negative() {
@@ -29,14 +31,14 @@ pub fn sigmoid(x: f32) -> f32 {
             let i = x1 as i32;
             1.0 / (1.0 + e[i as usize] * ((10 - i) as f32 + x1))
         } else {
-            1.0 / 19931.370_438_230_298_f32
+            1.0 / 19_931.370_438_230_298_f32
         }
     } else if x > -10.0 {
         let x1 = -10.0 * x;
         let i = x1 as i32;
         1.0 - 1.0 / (1.0 + e[i as usize] * ((10 - i) as f32 + x1))
     } else {
-        19930.370_438_230_298_f32 / 19931.370_438_230_298_f32
+        19_930.370_438_230_298_f32 / 19_931.370_438_230_298_f32
     }
 }
 
@@ -75,6 +77,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::excessive_precision)]
     fn both_forms_approximate_the_logistic_closely() {
         for k in -200..=200 {
             let x = k as f32 * 0.05;
@@ -85,6 +88,6 @@ mod tests {
             assert!((sigmoid(-x) - logistic_vector_style(x)).abs() < 1e-3, "{x}");
         }
         assert_eq!(sigmoid(0.0), 0.5);
-        assert_eq!(sigmoid(20.0), 1.0 / 19931.370_438_230_298_f32);
+        assert_eq!(sigmoid(20.0), 1.0 / 19_931.370_438_230_298_f32);
     }
 }

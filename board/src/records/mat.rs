@@ -264,7 +264,7 @@ fn write_game(
         }
         if matches!(action, Action::Drop { .. }) {
             out.push('\n');
-            if slot % 2 == 0 {
+            if slot.is_multiple_of(2) {
                 out.push('\n');
             }
         }

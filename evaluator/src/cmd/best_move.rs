@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
 use board::{Dice, MoveGen, Position};
+use evaluator::search::{Lookahead, FILTERS_NORMAL};
 
 use super::{CsvInput, EngineArgs};
 
@@ -19,6 +20,13 @@ use super::{CsvInput, EngineArgs};
 pub struct Args {
     #[command(flatten)]
     engine: EngineArgs,
+    /// Search depth: 0 (static, default), 1 or 2 plies of lookahead (gnubg's method).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=4))]
+    plies: u32,
+    /// In lookahead, score every move fully instead of letting gnubg's pruning nets
+    /// preselect candidates.
+    #[arg(long)]
+    no_prune: bool,
     /// CSV file with columns position_id,die1,die2 ("-" for stdin).
     #[arg(long, conflicts_with = "position_id")]
     input: Option<PathBuf>,
@@ -31,7 +39,13 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let ev = args.engine.evaluator()?;
+    let ev = args
+        .engine
+        .evaluator()?
+        .with_cache(if args.plies > 0 { 20 } else { 0 });
+    let look = Lookahead {
+        prune: !args.no_prune,
+    };
     let mut gen = MoveGen::new();
     let out = io::stdout();
     let mut out = BufWriter::new(out.lock());
@@ -51,7 +65,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
                         t.parse().with_context(|| format!("die '{t}' is not a number"))
                     };
                     let (d1, d2) = (die(1)?, die(2)?);
-                    let best = ev.best_move(&mut gen, &pos, Dice::new(d1, d2)?)?;
+                    let best = ev.best_move_plied(
+                        &mut gen,
+                        &pos,
+                        Dice::new(d1, d2)?,
+                        args.plies,
+                        &FILTERS_NORMAL,
+                        look,
+                    )?;
                     Ok((id, d1, d2, best))
                 });
                 match result {
@@ -77,7 +98,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         (None, Some(id)) => {
             let pos = super::parse_position(id)?;
             let dice = super::parse_dice(&args.dice)?;
-            match ev.best_move(&mut gen, &pos, dice)? {
+            match ev.best_move_plied(&mut gen, &pos, dice, args.plies, &FILTERS_NORMAL, look)? {
                 Some((m, eq)) => writeln!(out, "{}\t{eq:+.6}\t{}", m.notation(), m.result.position_id())?,
                 None => writeln!(out, "no legal move")?,
             }

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use anyhow::{bail, Result};
 use board::{Player, Position};
 use evaluator::eval::{invert, money_equity};
+use evaluator::search::Lookahead;
 
 use super::{CsvInput, EngineArgs};
 
@@ -20,6 +21,13 @@ use super::{CsvInput, EngineArgs};
 pub struct Args {
     #[command(flatten)]
     engine: EngineArgs,
+    /// Search depth: 0 (static, default), 1 or 2 plies of lookahead (gnubg's method).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=4))]
+    plies: u32,
+    /// In lookahead, score every move fully instead of letting gnubg's pruning nets
+    /// preselect candidates.
+    #[arg(long)]
+    no_prune: bool,
     /// CSV file with a position_id column ("-" for stdin).
     #[arg(long, conflicts_with = "position_id")]
     input: Option<PathBuf>,
@@ -29,7 +37,13 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let ev = args.engine.evaluator()?;
+    let ev = args
+        .engine
+        .evaluator()?
+        .with_cache(if args.plies > 0 { 20 } else { 0 });
+    let look = Lookahead {
+        prune: !args.no_prune,
+    };
     let out = io::stdout();
     let mut out = BufWriter::new(out.lock());
     match (&args.input, &args.position_id) {
@@ -42,7 +56,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 let result = record.map_err(anyhow::Error::from).and_then(|r| {
                     let id = r.get(csv.columns[0]).unwrap_or("").trim().to_string();
                     let pos = Position::from_id(&id)?;
-                    Ok((id, ev.evaluate(&pos)?))
+                    let class = ev.classify(&pos);
+                    Ok((id, (ev.evaluate_plied(&pos, args.plies, look)?, class)))
                 });
                 match result {
                     Ok((id, (p, class))) => {
@@ -66,9 +81,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
         }
         (None, Some(id)) => {
             let pos = super::parse_position(id)?;
-            let (p, class) = ev.evaluate(&pos)?;
+            let class = ev.classify(&pos);
+            let p = ev.evaluate_plied(&pos, args.plies, look)?;
             write!(out, "{}", board::render(&pos, board::Variant::Backgammon))?;
-            writeln!(out, " class: {class} ({})", class as u8)?;
+            writeln!(out, " class: {class} ({}), {}-ply", class as u8, args.plies)?;
             writeln!(
                 out,
                 " pips: X {} O {}",

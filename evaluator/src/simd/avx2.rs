@@ -116,7 +116,7 @@ pub unsafe fn hidden_layer(net: &Net, inputs: &[f32], sums: &mut [f32]) {
 #[target_feature(enable = "avx512f,avx2")]
 pub unsafe fn hidden_layer_512(net: &Net, inputs: &[f32], sums: &mut [f32]) {
     use std::arch::x86_64::*;
-    if inputs.len() > MAX_INPUTS || net.hidden % 16 != 0 {
+    if inputs.len() > MAX_INPUTS || !net.hidden.is_multiple_of(16) {
         hidden_layer(net, inputs, sums);
         return;
     }
@@ -221,8 +221,8 @@ pub unsafe fn outputs(net: &Net, act: &[f32], out: &mut [f32; 5]) {
         let mut l = [0f32; 4];
         _mm_storeu_ps(l.as_mut_ptr(), acc);
         let mut r = (l[0] + l[1]) + (l[2] + l[3]);
-        for j in full..h {
-            r += act[j] * *row.add(j);
+        for (j, &a) in act.iter().enumerate().take(h).skip(full) {
+            r += a * *row.add(j);
         }
         *o = crate::sigmoid::sigmoid(-net.beta_output * (r + net.output_thresholds[k]));
     }

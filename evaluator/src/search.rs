@@ -1,0 +1,262 @@
+//! Lookahead: n-ply evaluation and n-ply move choice with gnubg's move filters.
+//!
+//! * [`Evaluator::evaluate_plied`]: at 0 ply the static evaluation; above, for each of
+//!   the 21 rolls the side on roll plays its best move (chosen at 0 ply, or with the
+//!   pruning nets preselecting candidates, as gnubg's `FindBestMoveInEval`), the result
+//!   is evaluated from the opponent's side one ply shallower, and the 21 results are
+//!   averaged (weight 2 for non-doubles) and turned back to the mover's view. Exact
+//!   classes (game over, two-sided bearoff) are never searched.
+//! * [`Evaluator::best_move_plied`]: gnubg's `FindnSaveBestMoves`: score every move at
+//!   0 ply, keep those a [`MoveFilter`] passes, score them deeper, and so on.
+//!
+//! Both follow gnubg's order of operations so that, with its weights, the numbers are
+//! gnubg's own (checked against live gnubg in the tests).
+
+use board::{Dice, Move, MoveGen, Position};
+
+use crate::class::PositionClass;
+use crate::eval::{invert, money_equity, EvalError, Evaluator, Probabilities};
+
+/// One ply of a move filter: keep `accept` moves, and up to `extra` more within
+/// `threshold` equity of the best; `accept < 0` skips the ply.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MoveFilter {
+    /// Moves always kept (negative: do not filter at this ply).
+    pub accept: i32,
+    /// Further moves kept when close enough.
+    pub extra: i32,
+    /// How close (in equity) a further move must be to the best.
+    pub threshold: f32,
+}
+
+/// gnubg's "normal" move filters, per search depth (1..=4 plies) and ply.
+pub const FILTERS_NORMAL: [[MoveFilter; 4]; 4] = {
+    const KEEP: MoveFilter = MoveFilter {
+        accept: 0,
+        extra: 8,
+        threshold: 0.16,
+    };
+    const SKIP: MoveFilter = MoveFilter {
+        accept: -1,
+        extra: 0,
+        threshold: 0.0,
+    };
+    const NONE: MoveFilter = MoveFilter {
+        accept: 0,
+        extra: 0,
+        threshold: 0.0,
+    };
+    const FINE: MoveFilter = MoveFilter {
+        accept: 0,
+        extra: 2,
+        threshold: 0.04,
+    };
+    [
+        [KEEP, NONE, NONE, NONE],
+        [KEEP, SKIP, NONE, NONE],
+        [KEEP, SKIP, FINE, NONE],
+        [KEEP, SKIP, FINE, SKIP],
+    ]
+};
+
+/// Fewest candidate moves the pruning nets keep (plus ⌊log2 of the move count⌋).
+const MIN_PRUNE_MOVES: usize = 5;
+
+/// How lookahead evaluations choose each roll's move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Lookahead {
+    /// Let the pruning nets preselect candidate moves (gnubg's default).
+    pub prune: bool,
+}
+
+impl Default for Lookahead {
+    fn default() -> Lookahead {
+        Lookahead { prune: true }
+    }
+}
+
+impl Evaluator {
+    /// The evaluation of `pos` (side on roll's view) searched `plies` deep.
+    pub fn evaluate_plied(
+        &self,
+        pos: &Position,
+        plies: u32,
+        look: Lookahead,
+    ) -> Result<Probabilities, EvalError> {
+        let class = self.classify(pos);
+        if plies == 0 || class <= PositionClass::BearoffTs {
+            return Ok(self.evaluate(pos)?.0);
+        }
+        let mut gen = MoveGen::new();
+        let mut sum = [0f32; 5];
+        for high in 1..=6u8 {
+            for low in 1..=high {
+                let dice = Dice::new(high, low).expect("valid dice");
+                let after = self.chosen_result(&mut gen, pos, dice, look)?;
+                let p = self.evaluate_plied(&after.swapped(), plies - 1, look)?;
+                let w = if high == low { 1.0f32 } else { 2.0 };
+                for (s, v) in sum.iter_mut().zip(p) {
+                    *s += w * v;
+                }
+            }
+        }
+        Ok(invert(&sum.map(|s| s * (1.0 / 36.0))))
+    }
+
+    /// The position the side on roll reaches with `dice` inside a lookahead (the board
+    /// unchanged when no move is legal).
+    fn chosen_result(
+        &self,
+        gen: &mut MoveGen,
+        pos: &Position,
+        dice: Dice,
+        look: Lookahead,
+    ) -> Result<Position, EvalError> {
+        let moves = gen.moves(pos, dice).to_vec();
+        match moves.len() {
+            0 => Ok(*pos),
+            1 => Ok(moves[0].result),
+            _ if look.prune => self.best_move_in_eval(&moves),
+            _ => Ok(self.best_move(gen, pos, dice)?.expect("moves exist").0.result),
+        }
+    }
+
+    /// gnubg's `FindBestMoveInEval`: with many moves, the pruning nets pick the
+    /// 5 + ⌊log2 n⌋ most promising, which are then scored with the full evaluation;
+    /// ties go to the earliest candidate.
+    fn best_move_in_eval(&self, moves: &[Move]) -> Result<Position, EvalError> {
+        let keep = MIN_PRUNE_MOVES + (usize::BITS - 1 - moves.len().leading_zeros()) as usize;
+        if moves.len() <= keep {
+            let all: Vec<usize> = (0..moves.len()).collect();
+            return self.first_best(moves, &all);
+        }
+        // The opponent's equity after each move, by pruning net (lower is better for
+        // the mover); `chosen[0]` always holds the worst of those kept.
+        let mut chosen = vec![0usize; keep];
+        let mut scores = Vec::with_capacity(moves.len());
+        let mut class0 = PositionClass::Over;
+        for (i, m) in moves.iter().enumerate() {
+            let after = m.result.swapped();
+            let class = self.classify(&after);
+            if i == 0 {
+                if !class.uses_net() {
+                    let all: Vec<usize> = (0..moves.len()).collect();
+                    return self.first_best(moves, &all);
+                }
+                class0 = class;
+            } else if class != class0 {
+                let all: Vec<usize> = (0..moves.len()).collect();
+                return self.first_best(moves, &all);
+            }
+            scores.push(money_equity(&self.evaluate_pruning(&after, class)?));
+            if i < keep {
+                chosen[i] = i;
+                if scores[i] > scores[chosen[0]] {
+                    chosen[i] = chosen[0];
+                    chosen[0] = i;
+                }
+            } else if scores[i] < scores[chosen[0]] {
+                chosen[0] = i;
+                let mut worst = 0;
+                for k in 1..keep {
+                    if scores[chosen[k]] > scores[chosen[worst]] {
+                        worst = k;
+                    }
+                }
+                chosen.swap(0, worst);
+            }
+        }
+        self.first_best(moves, &chosen)
+    }
+
+    /// The candidate (in the given order) with the highest 0-ply equity; the first on
+    /// ties.
+    fn first_best(&self, moves: &[Move], candidates: &[usize]) -> Result<Position, EvalError> {
+        let mut best: Option<(usize, f32)> = None;
+        for &i in candidates {
+            let eq = money_equity(&invert(&self.evaluate(&moves[i].result.swapped())?.0));
+            if best.is_none_or(|(_, b)| eq > b) {
+                best = Some((i, eq));
+            }
+        }
+        Ok(moves[best.expect("candidates").0].result)
+    }
+
+    /// The best move searched `plies` deep with gnubg's filters (as its
+    /// `FindnSaveBestMoves`): every move scored at 0 ply, the filter's survivors at
+    /// each further ply, ranked as gnubg sorts its move lists. Returns the move and its
+    /// equity at the deepest ply it was scored; `None` when no move is legal.
+    pub fn best_move_plied(
+        &self,
+        gen: &mut MoveGen,
+        pos: &Position,
+        dice: Dice,
+        plies: u32,
+        filters: &[[MoveFilter; 4]; 4],
+        look: Lookahead,
+    ) -> Result<Option<(Move, f32)>, EvalError> {
+        if plies == 0 {
+            return self.best_move(gen, pos, dice);
+        }
+        let mut list: Vec<(Move, f32)> = gen.moves(pos, dice).iter().map(|m| (*m, 0.0)).collect();
+        if list.is_empty() {
+            return Ok(None);
+        }
+        let row = &filters[(plies as usize).min(4) - 1];
+        let mut done = false;
+        for ply in 0..plies {
+            let f = row.get(ply as usize).copied().unwrap_or(MoveFilter {
+                accept: 0,
+                extra: 0,
+                threshold: 0.0,
+            });
+            if f.accept < 0 {
+                continue;
+            }
+            self.score(&mut list, ply, look)?;
+            sort_like_gnubg(&mut list);
+            let all = list.len();
+            let mut kept = (f.accept as usize).min(all);
+            let limit = all.min(kept + f.extra as usize);
+            while kept < limit && list[kept].1 >= list[0].1 - f.threshold {
+                kept += 1;
+            }
+            list.truncate(kept);
+            if list.len() == 1 && f.accept != 1 {
+                done = true;
+                break;
+            }
+        }
+        if !done {
+            self.score(&mut list, plies, look)?;
+            sort_like_gnubg(&mut list);
+        }
+        Ok(list.first().copied())
+    }
+
+    fn score(&self, list: &mut [(Move, f32)], plies: u32, look: Lookahead) -> Result<(), EvalError> {
+        for (m, eq) in list.iter_mut() {
+            *eq = money_equity(&invert(&self.evaluate_plied(&m.result.swapped(), plies, look)?));
+        }
+        Ok(())
+    }
+}
+
+/// gnubg's move-list order: bearing off the last checker first, then equity, then
+/// fewer checkers left, then the lower rearmost checker; stable otherwise.
+fn sort_like_gnubg(list: &mut [(Move, f32)]) {
+    let key = |m: &Move| {
+        let me = m.result.on_roll();
+        let back = me.iter().rposition(|&n| n > 0).map_or(-1, |i| i as i32);
+        let left: u32 = me.iter().map(|&n| u32::from(n)).sum();
+        (back, left)
+    };
+    list.sort_by(|(a, ea), (b, eb)| {
+        let ((ba, la), (bb, lb)) = (key(a), key(b));
+        (bb == -1)
+            .cmp(&(ba == -1))
+            .then(eb.partial_cmp(ea).unwrap_or(std::cmp::Ordering::Equal))
+            .then(la.cmp(&lb))
+            .then(ba.cmp(&bb))
+    });
+}
