@@ -263,6 +263,12 @@ fn shot_counts(me: &[u8; 25], opp: &[u8; 25], fixed_pip_loss: bool) -> (i32, i32
     // hit_from[way]: our points from which that way hits some blot: a hitter `pips`
     // ahead of a blot, with the intermediate points open (all of them, or one of the
     // two for a non-double).
+    let hit_from = hit_masks(s, hitters, blots, made);
+    roll_shots(s, &hit_from, me, opp)
+}
+
+/// Per way of travelling, the bit mask of our points from which it hits a blot.
+fn hit_masks(s: &super::hits::Shots, hitters: u32, blots: u32, made: u32) -> [u32; 39] {
     let mut hit_from = [0u32; 39];
     for (w, way) in s.ways.iter().enumerate() {
         let d = u32::from(way.pips);
@@ -281,6 +287,16 @@ fn shot_counts(me: &[u8; 25], opp: &[u8; 25], fixed_pip_loss: bool) -> (i32, i32
         }
         hit_from[w] = from;
     }
+    hit_from
+}
+
+/// Per roll: checkers hit and pips lost; summed over the 36 rolls.
+fn roll_shots(
+    s: &super::hits::Shots,
+    hit_from: &[u32; 39],
+    me: &[u8; 25],
+    opp: &[u8; 25],
+) -> (i32, i32, i32) {
     let msb = |m: u32| 31 - m.leading_zeros() as i32;
     let (mut total, mut one, mut two) = (0, 0, 0);
     for (r, (ids, count)) in s.by_roll.iter().enumerate() {
@@ -328,10 +344,11 @@ fn shot_counts(me: &[u8; 25], opp: &[u8; 25], fixed_pip_loss: bool) -> (i32, i32
                     }
                     let way = &s.ways[usize::from(w)];
                     if way.faces == 1 {
-                        for k in (1..=msb(mask)).rev() {
-                            if mask & (1 << k) == 0 {
-                                continue;
-                            }
+                        // Hitters from the highest down (slot 0 never hits).
+                        let mut rest = mask & !1;
+                        while rest != 0 {
+                            let k = msb(rest);
+                            rest &= !(1 << k);
                             if entered && k != 24 {
                                 break;
                             }
