@@ -290,6 +290,59 @@ fn hit_masks(s: &super::hits::Shots, hitters: u32, blots: u32, made: u32) -> [u3
     hit_from
 }
 
+/// Checkers hit and pips lost with roll `r` when we have no checker on the bar, written
+/// without data-dependent branches (the shots of random positions defeat branch
+/// prediction). Same rules as gnubg: a direct shot counts one checker (again if another
+/// hitter than the previous one, or the same point holding spares), a double's direct
+/// shot from two points counts two, and a combined shot counts one more when it hits a
+/// blot on the way.
+#[inline]
+fn roll_off_bar(
+    s: &super::hits::Shots,
+    r: usize,
+    hit_from: &[u32; 39],
+    me: &[u8; 25],
+    blots_any: u32,
+) -> (i32, i32) {
+    let (ids, count) = &s.by_roll[r];
+    let mut chequers = 0i32;
+    let mut pips = 0i32;
+    let mut last = -1i32;
+    for (j, &w) in ids[..usize::from(*count)].iter().enumerate() {
+        let mask = hit_from[usize::from(w)];
+        let live = i32::from(mask != 0);
+        let way = &s.ways[usize::from(w)];
+        let k = 31 - (mask | 1).leading_zeros() as i32;
+        pips = pips.max(live * (k - i32::from(way.pips) + 1));
+        if way.faces == 1 {
+            // Direct shots come first in each roll's list (j = 0, and j = 1 for
+            // non-doubles).
+            let spare = i32::from(me[k as usize] > 1);
+            let new_hitter = i32::from(last != k) | spare;
+            chequers += live * new_hitter;
+            last = if live == 1 { k } else { last };
+            let another = i32::from(s.is_double(r) && mask & !(1 << k) != 0);
+            chequers += live * another;
+            debug_assert!(j < 2);
+        } else {
+            // Intermediate distances d: blots at our slot k - d.
+            let mut hit_on_way = 0i32;
+            let mut m = way.inter_mask;
+            while m != 0 {
+                let d = m.trailing_zeros() as i32;
+                m &= m - 1;
+                hit_on_way |= i32::from(k >= d && blots_any >> (k - d) as u32 & 1 == 1);
+            }
+            chequers = if live == 1 {
+                chequers.max(1) + hit_on_way
+            } else {
+                chequers
+            };
+        }
+    }
+    (chequers, pips)
+}
+
 /// Per roll: checkers hit and pips lost; summed over the 36 rolls.
 fn roll_shots(
     s: &super::hits::Shots,
@@ -298,43 +351,14 @@ fn roll_shots(
     opp: &[u8; 25],
 ) -> (i32, i32, i32) {
     let msb = |m: u32| 31 - m.leading_zeros() as i32;
+    // Every opposing blot, in our numbering (for blots hit on the way).
+    let blots_any = (0..24).fold(0u32, |m, x| m | (u32::from(opp[23 - x] == 1) << x));
     let (mut total, mut one, mut two) = (0, 0, 0);
     for (r, (ids, count)) in s.by_roll.iter().enumerate() {
         let ways = &ids[..usize::from(*count)];
         let (mut chequers, mut pips) = (0i32, 0i32);
         match me[24] {
-            0 => {
-                let mut last = -1;
-                for &w in ways {
-                    let mask = hit_from[usize::from(w)];
-                    if mask == 0 {
-                        continue;
-                    }
-                    let way = &s.ways[usize::from(w)];
-                    let k = msb(mask);
-                    pips = pips.max(k - i32::from(way.pips) + 1);
-                    if way.faces == 1 {
-                        if last != k || me[k as usize] > 1 {
-                            chequers += 1;
-                        }
-                        last = k;
-                        if s.is_double(r) && mask & !(1 << k) != 0 {
-                            chequers += 1;
-                        }
-                    } else {
-                        if chequers == 0 {
-                            chequers = 1;
-                        }
-                        let on_way = way.inter.iter().take_while(|&&d| d > 0);
-                        if on_way
-                            .clone()
-                            .any(|&d| opp[(23 - k + i32::from(d)) as usize] == 1)
-                        {
-                            chequers += 1;
-                        }
-                    }
-                }
-            }
+            0 => (chequers, pips) = roll_off_bar(s, r, hit_from, me, blots_any),
             1 => {
                 let mut entered = false;
                 for (jw, &w) in ways.iter().enumerate() {
