@@ -206,16 +206,22 @@ impl fmt::Display for Position {
     }
 }
 
+/// Builds a side from (point, checkers) pairs; point 25 is the bar (tests only).
+#[cfg(test)]
+pub(crate) fn side_of(points: &[(usize, u8)]) -> Side {
+    let mut s = [0; SLOTS];
+    for &(p, n) in points {
+        s[p - 1] = n;
+    }
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn side(points: &[(usize, u8)]) -> Side {
-        let mut s = [0; SLOTS];
-        for &(p, n) in points {
-            s[p - 1] = n;
-        }
-        s
+        side_of(points)
     }
 
     #[test]

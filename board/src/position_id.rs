@@ -154,14 +154,7 @@ mod tests {
     use super::*;
     use crate::position::Player;
 
-    /// Builds a side from (point, checkers) pairs; point 25 is the bar.
-    fn side(points: &[(usize, u8)]) -> Side {
-        let mut s = [0; SLOTS];
-        for &(p, n) in points {
-            s[p - 1] = n;
-        }
-        s
-    }
+    use crate::position::side_of as side;
 
     /// The verified examples of the reference (ids-notation-records.md §1.3).
     #[test]

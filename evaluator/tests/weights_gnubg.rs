@@ -1,25 +1,13 @@
 //! Weights files against gnubg's own: Debian's gnubg.wd and its makeweights tool.
 
-use std::path::Path;
+mod common;
+
 use std::process::Command;
 
+use common::{have as gnubg_available, WD as GNUBG_WD};
 use evaluator::weights::Weights;
 
-const GNUBG_WD: &str = "/usr/lib/gnubg/gnubg.wd";
 const MAKEWEIGHTS: &str = "/usr/games/makeweights";
-
-/// gnubg is required in CI (BGKIT_REQUIRE_GNUBG=1); elsewhere its absence skips the test.
-fn gnubg_available(paths: &[&str]) -> bool {
-    let missing: Vec<&&str> = paths.iter().filter(|p| !Path::new(p).exists()).collect();
-    if missing.is_empty() {
-        return true;
-    }
-    if std::env::var("BGKIT_REQUIRE_GNUBG").as_deref() == Ok("1") {
-        panic!("gnubg files missing: {missing:?} (BGKIT_REQUIRE_GNUBG=1)");
-    }
-    eprintln!("skipping: gnubg files missing: {missing:?}");
-    false
-}
 
 #[test]
 fn gnubg_wd_loads_and_writes_back_byte_identical() {

@@ -1,17 +1,16 @@
-//! `evaluator eval`: 0-ply cubeless evaluations.
+//! `evaluator eval`: cubeless evaluations (0-ply, or with lookahead).
 
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{bail, Result};
-use board::{Player, Position};
+use board::Player;
 use evaluator::eval::{invert, money_equity};
-use evaluator::search::Lookahead;
 
-use super::{CsvInput, EngineArgs};
+use super::{EngineArgs, SearchArgs};
 
-/// Evaluate positions at 0 ply, cubeless, as gnubg does.
+/// Evaluate positions, cubeless, as gnubg does (0 ply unless --plies).
 ///
 /// With --input FILE.csv (a `position_id` column): CSV
 /// `position_id,class,p_win,p_wg,p_wbg,p_lg,p_lbg`, probabilities for the side on roll
@@ -21,13 +20,8 @@ use super::{CsvInput, EngineArgs};
 pub struct Args {
     #[command(flatten)]
     engine: EngineArgs,
-    /// Search depth: 0 (static, default), 1 or 2 plies of lookahead (gnubg's method).
-    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=4))]
-    plies: u32,
-    /// In lookahead, score every move fully instead of letting gnubg's pruning nets
-    /// preselect candidates.
-    #[arg(long)]
-    no_prune: bool,
+    #[command(flatten)]
+    search: SearchArgs,
     /// CSV file with a position_id column ("-" for stdin).
     #[arg(long, conflicts_with = "position_id")]
     input: Option<PathBuf>,
@@ -37,54 +31,33 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let ev = args
-        .engine
-        .evaluator()?
-        .with_cache(if args.plies > 0 { 20 } else { 0 });
-    let look = Lookahead {
-        prune: !args.no_prune,
-    };
+    let ev = args.search.evaluator(&args.engine)?;
+    let (plies, look) = (args.search.plies, args.search.lookahead());
     let out = io::stdout();
     let mut out = BufWriter::new(out.lock());
     match (&args.input, &args.position_id) {
-        (Some(path), None) => {
-            let mut csv = CsvInput::open(path, &["position_id"])?;
-            writeln!(out, "position_id,class,p_win,p_wg,p_wbg,p_lg,p_lbg")?;
-            let mut errors = 0usize;
-            for (n, record) in csv.reader.records().enumerate() {
-                let line = n + 2;
-                let result = record.map_err(anyhow::Error::from).and_then(|r| {
-                    let id = r.get(csv.columns[0]).unwrap_or("").trim().to_string();
-                    let pos = Position::from_id(&id)?;
-                    let class = ev.classify(&pos);
-                    Ok((id, (ev.evaluate_plied(&pos, args.plies, look)?, class)))
-                });
-                match result {
-                    Ok((id, (p, class))) => {
-                        writeln!(
-                            out,
-                            "{id},{},{:?},{:?},{:?},{:?},{:?}",
-                            class as u8, p[0], p[1], p[2], p[3], p[4]
-                        )?;
-                    }
-                    Err(e) => {
-                        eprintln!("evaluator: {}:{line}: {e:#}", csv.name);
-                        errors += 1;
-                    }
-                }
-            }
-            out.flush()?;
-            if errors > 0 {
-                eprintln!("evaluator: {}: {errors} bad row(s) skipped", csv.name);
-                return Ok(ExitCode::from(2));
-            }
-        }
+        (Some(path), None) => super::process_rows(
+            path,
+            false,
+            "position_id,class,p_win,p_wg,p_wbg,p_lg,p_lbg",
+            &mut out,
+            |row, out| {
+                let class = ev.classify(&row.pos);
+                let p = ev.evaluate_plied(&row.pos, plies, look)?;
+                writeln!(
+                    out,
+                    "{},{},{:?},{:?},{:?},{:?},{:?}",
+                    row.id, class as u8, p[0], p[1], p[2], p[3], p[4]
+                )?;
+                Ok(())
+            },
+        ),
         (None, Some(id)) => {
             let pos = super::parse_position(id)?;
             let class = ev.classify(&pos);
-            let p = ev.evaluate_plied(&pos, args.plies, look)?;
+            let p = ev.evaluate_plied(&pos, plies, look)?;
             write!(out, "{}", board::render(&pos, board::Variant::Backgammon))?;
-            writeln!(out, " class: {class} ({}), {}-ply", class as u8, args.plies)?;
+            writeln!(out, " class: {class} ({}), {plies}-ply", class as u8)?;
             writeln!(
                 out,
                 " pips: X {} O {}",
@@ -109,8 +82,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
             )?;
             writeln!(out, " cubeless money equity for X: {:+.4}", money_equity(&p))?;
             out.flush()?;
+            Ok(ExitCode::SUCCESS)
         }
         _ => bail!("give --input FILE.csv or --position-id ID"),
     }
-    Ok(ExitCode::SUCCESS)
 }

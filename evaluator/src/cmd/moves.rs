@@ -4,8 +4,8 @@ use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{bail, Context, Result};
-use board::{Dice, MoveGen, Position};
+use anyhow::{bail, Result};
+use board::MoveGen;
 
 /// List every legal move.
 ///
@@ -66,43 +66,22 @@ pub fn run(args: Args) -> Result<ExitCode> {
 }
 
 fn batch(path: &std::path::Path, out: &mut impl Write) -> Result<ExitCode> {
-    let mut csv = super::CsvInput::open(path, &["position_id", "die1", "die2"])?;
-    writeln!(out, "position_id,die1,die2,n_moves,after_ids")?;
     let mut gen = MoveGen::new();
-    let mut errors = 0usize;
-    for (line, record) in csv.reader.records().enumerate() {
-        let line = line + 2;
-        let parsed = record.context("malformed CSV").and_then(|r| {
-            let field = |k: usize| r.get(csv.columns[k]).unwrap_or("").trim().to_string();
-            let id = field(0);
-            let pos = Position::from_id(&id)?;
-            let die = |k: usize| -> Result<u8> {
-                let t = field(k);
-                t.parse().with_context(|| format!("die '{t}' is not a number"))
-            };
-            let (d1, d2) = (die(1)?, die(2)?);
-            Ok((id, pos, d1, d2, Dice::new(d1, d2)?))
-        });
-        match parsed {
-            Ok((id, pos, d1, d2, dice)) => {
-                let mut ids: Vec<String> = gen
-                    .positions(&pos, dice)
-                    .iter()
-                    .map(|p| p.position_id())
-                    .collect();
-                ids.sort_unstable();
-                writeln!(out, "{id},{d1},{d2},{},{}", ids.len(), ids.join(" "))?;
-            }
-            Err(e) => {
-                eprintln!("evaluator: {}:{line}: {e:#}", csv.name);
-                errors += 1;
-            }
-        }
-    }
-    out.flush()?;
-    if errors > 0 {
-        eprintln!("evaluator: {}: {errors} bad row(s) skipped", csv.name);
-        return Ok(ExitCode::from(2));
-    }
-    Ok(ExitCode::SUCCESS)
+    super::process_rows(
+        path,
+        true,
+        "position_id,die1,die2,n_moves,after_ids",
+        out,
+        |row, out| {
+            let (d1, d2, dice) = row.dice.expect("dice requested");
+            let mut ids: Vec<String> = gen
+                .positions(&row.pos, dice)
+                .iter()
+                .map(|p| p.position_id())
+                .collect();
+            ids.sort_unstable();
+            writeln!(out, "{},{d1},{d2},{},{}", row.id, ids.len(), ids.join(" "))?;
+            Ok(())
+        },
+    )
 }
