@@ -424,3 +424,56 @@ fn roll_shots(
     }
     (total, one, two)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn side(points: &[(usize, u8)]) -> [u8; 25] {
+        let mut s = [0u8; 25];
+        for &(p, n) in points {
+            s[p - 1] = n;
+        }
+        s
+    }
+
+    /// Weights up to 1.00 count a home point with a single checker as "made" when
+    /// judging board strength; 1.01 needs two (reference nets-inputs-weights.md §3.3).
+    /// With three single home checkers, the old rule considers hitting the opponent's
+    /// blot on our 2-point, the new one does not.
+    #[test]
+    fn pip_loss_follows_the_weights_version() {
+        // Us: singles on our 1-, 3-, 5-points and a hitter on our 4-point, plus checkers
+        // far back; opponent: a blot on our 2-point (its 23-point), and the rest home.
+        let me = side(&[(1, 1), (3, 1), (4, 1), (5, 1), (13, 5), (24, 2)]);
+        let opp = side(&[(23, 1), (6, 5), (8, 3), (13, 3)]);
+        let mut old = [0f32; 25];
+        let mut new = [0f32; 25];
+        contact_features(&me, &opp, false, &mut old);
+        contact_features(&me, &opp, true, &mut new);
+        assert!(
+            old[PIPLOSS] > 0.0 && old[P1] > 0.0,
+            "old rule sees the shot: {old:?}"
+        );
+        assert_eq!((new[PIPLOSS], new[P1]), (0.0, 0.0), "new rule ignores it");
+        // Everything else is the same.
+        for k in (3..25).filter(|&k| ![PIPLOSS, P1, P2].contains(&k)) {
+            assert_eq!(old[k], new[k], "feature {k}");
+        }
+    }
+
+    /// Features of the opening position that follow directly from their definitions.
+    #[test]
+    fn opening_position_features_follow_their_definitions() {
+        let start = side(&[(6, 5), (8, 3), (13, 5), (24, 2)]);
+        let mut f = [0f32; 25];
+        contact_features(&start, &start, false, &mut f);
+        assert_eq!(f[BACK_CHEQUER], 23.0 * (1.0 / 24.0)); // rearmost checker on slot 23
+        assert_eq!(f[BACK_ANCHOR], 23.0 * (1.0 / 24.0)); // the 24-point anchor
+        assert_eq!(f[FORWARD_ANCHOR], 1.0 * (1.0 / 6.0)); // anchor 1 point into their home
+        assert_eq!((f[PIPLOSS], f[P1], f[P2]), (0.0, 0.0, 0.0)); // no blots to hit
+        assert_eq!(f[ENTER], 0.0); // nobody on the bar
+                                   // One of their home points (the 6-point) is made: (36 - (1 - 6)²) / 36.
+        assert_eq!(f[ENTER2], 11.0 * (1.0 / 36.0));
+    }
+}
