@@ -6,7 +6,7 @@
 use crate::weights::Net;
 
 /// Inputs a net may have for the register-blocked kernels.
-const MAX_INPUTS: usize = 1024;
+const MAX_INPUTS: usize = 256;
 
 /// Whether this CPU runs AVX2.
 pub fn available() -> bool {
