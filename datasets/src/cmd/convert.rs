@@ -1,0 +1,51 @@
+//! `datasets convert`: between CSV, gnubg-nn text and the binary format.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use datasets::format::{self, Format};
+
+use super::note;
+
+/// Convert a dataset between formats (CSV, gnubg-nn text, binary).
+///
+/// The input format is recognised from its content and extension; the output's from
+/// --to or its extension. Standard errors are kept where the target format holds them.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Dataset to read.
+    input: PathBuf,
+    /// Dataset to write.
+    output: PathBuf,
+    /// Input format (default: recognised).
+    #[arg(long, value_enum)]
+    from: Option<Format>,
+    /// Output format (default: from the output's extension).
+    #[arg(long, value_enum)]
+    to: Option<Format>,
+    /// No summary line.
+    #[arg(long)]
+    quiet: bool,
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let to = Format::for_output(&args.output, args.to)?;
+    let from = match args.from {
+        Some(f) => f,
+        None => Format::detect(&args.input)?,
+    };
+    let samples = format::read(&args.input, from)?;
+    format::write(&args.output, to, &samples)?;
+    note(
+        args.quiet,
+        &format!(
+            "datasets: {} positions, {} -> {} ({})",
+            samples.len(),
+            from.name(),
+            to.name(),
+            args.output.display()
+        ),
+    );
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,162 @@
+//! Dataset files: one labelled position per record, in three formats.
+//!
+//! * [`Format::Csv`]: `position_id,win,win_g,win_bg,lose_g,lose_bg` (wildbg's training
+//!   data layout), optionally followed by `win_se,win_g_se,win_bg_se,lose_g_se,lose_bg_se`.
+//! * [`Format::GnubgNn`]: gnubg-nn's training text, one line per position: the 20-letter
+//!   position key and the five probabilities, separated by spaces.
+//! * [`Format::Binary`]: a memory-mapped file of fixed-size records with a versioned
+//!   header and a checksum (see [`binary`]).
+//!
+//! Probabilities are for the side on roll, cumulative as in gnubg (gammons include
+//! backgammons). Numbers are written as the shortest decimal that reads back to the
+//! same `f32`, so text files round-trip exactly through every format.
+
+pub mod binary;
+pub mod csv;
+pub mod gnubg_nn;
+
+use std::io::{BufWriter, Write};
+use std::path::Path;
+
+use board::Position;
+
+use crate::error::DatasetError;
+
+/// One labelled position.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sample {
+    /// The position, side on roll in `sides()[1]`.
+    pub position: Position,
+    /// Win, win gammon, win backgammon, lose gammon, lose backgammon (cumulative), for
+    /// the side on roll.
+    pub probs: [f32; 5],
+    /// Standard errors of `probs`, when known.
+    pub se: Option<[f32; 5]>,
+    /// Rollout trials behind the values (0 when unknown).
+    pub trials: u32,
+}
+
+/// The file formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// CSV with a header (`.csv`).
+    Csv,
+    /// gnubg-nn training text (`.nn`, `.dat`, `.txt`).
+    GnubgNn,
+    /// bgkit's binary dataset (`.bgds`, `.bin`).
+    Binary,
+}
+
+impl Format {
+    /// The format named by a file's extension.
+    pub fn from_extension(path: &Path) -> Option<Format> {
+        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+        match ext.as_str() {
+            "csv" => Some(Format::Csv),
+            "nn" | "dat" | "txt" => Some(Format::GnubgNn),
+            "bgds" | "bin" => Some(Format::Binary),
+            _ => None,
+        }
+    }
+
+    /// The format of an existing file: the binary magic, else the extension, else a
+    /// CSV header (`position_id` first), else gnubg-nn text.
+    pub fn detect(path: &Path) -> Result<Format, DatasetError> {
+        use std::io::Read;
+        let mut head = [0u8; 16];
+        let mut f = std::fs::File::open(path).map_err(|e| DatasetError::io(path, e))?;
+        let n = f.read(&mut head).map_err(|e| DatasetError::io(path, e))?;
+        if head[..n].starts_with(&binary::MAGIC) {
+            return Ok(Format::Binary);
+        }
+        if let Some(f) = Format::from_extension(path) {
+            return Ok(f);
+        }
+        Ok(if head[..n].starts_with(b"position_id") {
+            Format::Csv
+        } else {
+            Format::GnubgNn
+        })
+    }
+
+    /// The format to write `path` in: `explicit`, else the extension.
+    pub fn for_output(path: &Path, explicit: Option<Format>) -> Result<Format, DatasetError> {
+        explicit.or_else(|| Format::from_extension(path)).ok_or_else(|| {
+            DatasetError::Invalid(format!(
+                "cannot tell the format of {} from its extension (.csv, .nn/.dat/.txt, .bgds/.bin); give --format",
+                path.display()
+            ))
+        })
+    }
+
+    /// The name used in messages and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Csv => "csv",
+            Format::GnubgNn => "gnubg-nn",
+            Format::Binary => "binary",
+        }
+    }
+}
+
+/// Reads a whole dataset.
+pub fn read(path: &Path, format: Format) -> Result<Vec<Sample>, DatasetError> {
+    match format {
+        Format::Csv => csv::read(path),
+        Format::GnubgNn => gnubg_nn::read(path),
+        Format::Binary => binary::BinaryDataset::open(path)?.samples(),
+    }
+}
+
+/// Writes a whole dataset (to a temporary name, renamed when complete).
+pub fn write(path: &Path, format: Format, samples: &[Sample]) -> Result<(), DatasetError> {
+    match format {
+        Format::Csv => write_text(path, |w| csv::write_to(w, samples)),
+        Format::GnubgNn => write_text(path, |w| gnubg_nn::write_to(w, samples)),
+        Format::Binary => binary::write(path, samples),
+    }
+}
+
+/// Writes a text file atomically: a temporary file beside `path`, synced, renamed.
+pub fn write_text(
+    path: &Path,
+    body: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<(), DatasetError> {
+    let tmp = evaluator::fileio::temp_path(path);
+    let result = (|| {
+        let file = std::fs::File::create(&tmp)?;
+        let mut w = BufWriter::new(file);
+        body(&mut w)?;
+        let file = w.into_inner().map_err(|e| e.into_error())?;
+        file.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result.map_err(|e| DatasetError::io(path, e))
+}
+
+/// Writes a probability or standard error: the shortest text that reads back to the
+/// same `f32` (no negative zero).
+pub fn fmt_f32(v: f32) -> String {
+    let v = if v == 0.0 { 0.0 } else { v };
+    format!("{v}")
+}
+
+/// Parses one value, checking it is a finite number in `range`.
+pub fn parse_value(text: &str, what: &str, lo: f32, hi: f32) -> Result<f32, String> {
+    let v: f32 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("{what} '{}' is not a number", text.trim()))?;
+    if !v.is_finite() || v < lo || v > hi {
+        return Err(format!("{what} {v} is outside [{lo}, {hi}]"));
+    }
+    Ok(v)
+}
+
+/// The names of the five outputs, as CSV columns.
+pub const OUTPUT_NAMES: [&str; 5] = ["win", "win_g", "win_bg", "lose_g", "lose_bg"];
+/// The names of their standard-error columns.
+pub const SE_NAMES: [&str; 5] = ["win_se", "win_g_se", "win_bg_se", "lose_g_se", "lose_bg_se"];

@@ -1,0 +1,260 @@
+//! bgkit's binary dataset: a 64-byte header and fixed-size 56-byte records, little
+//! endian, made to be memory-mapped by trainers.
+//!
+//! Header (offsets in bytes):
+//!
+//! | offset | size | field |
+//! |---|---|---|
+//! | 0 | 8 | magic `BGKITDS` followed by a zero byte |
+//! | 8 | 4 | format version (u32) = 1 |
+//! | 12 | 4 | header size (u32) = 64 |
+//! | 16 | 4 | record size (u32) = 56 |
+//! | 20 | 4 | flags (u32): bit 0 set when every record has standard errors |
+//! | 24 | 8 | record count (u64) |
+//! | 32 | 8 | checksum (u64): FNV-1a 64 over all record bytes |
+//! | 40 | 24 | reserved, zero |
+//!
+//! Record ([`Record`]):
+//!
+//! | offset | size | field |
+//! |---|---|---|
+//! | 0 | 10 | gnubg position key (the 80-bit key of the Position ID) |
+//! | 10 | 1 | class, gnubg's number under its default databases ([`crate::class`]) |
+//! | 11 | 1 | flags: bit 0 set when `se` holds standard errors |
+//! | 12 | 4 | rollout trials (u32; 0 unknown) |
+//! | 16 | 20 | win, win gammon, win backgammon, lose gammon, lose backgammon (5 × f32) |
+//! | 36 | 20 | their standard errors (5 × f32; zero when absent) |
+//!
+//! The file is `64 + 56 × count` bytes; readers reject any other length, an unknown
+//! version, a record size they do not know, and a checksum mismatch.
+
+use std::io::{Seek, SeekFrom, Write};
+use std::path::Path;
+
+use board::Position;
+use bytemuck::{Pod, Zeroable};
+use memmap2::Mmap;
+
+use super::Sample;
+use crate::class::dataset_class;
+use crate::error::DatasetError;
+use crate::rng::Fnv1a;
+
+/// The first 8 bytes of every binary dataset.
+pub const MAGIC: [u8; 8] = *b"BGKITDS\0";
+/// The format version this code reads and writes.
+pub const VERSION: u32 = 1;
+/// Header size in bytes.
+pub const HEADER_SIZE: usize = 64;
+/// Record size in bytes.
+pub const RECORD_SIZE: usize = std::mem::size_of::<Record>();
+
+const FLAG_SE: u32 = 1;
+
+/// One record, exactly as stored (little endian).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
+pub struct Record {
+    /// gnubg's 10-byte position key.
+    pub key: [u8; 10],
+    /// gnubg's class number.
+    pub class: u8,
+    /// Bit 0: `se` is present.
+    pub flags: u8,
+    /// Rollout trials (0 unknown).
+    pub trials: u32,
+    /// The five probabilities for the side on roll.
+    pub probs: [f32; 5],
+    /// Their standard errors.
+    pub se: [f32; 5],
+}
+
+const _: () = assert!(RECORD_SIZE == 56);
+
+impl Record {
+    /// The record of a sample.
+    pub fn of(s: &Sample) -> Record {
+        Record {
+            key: s.position.key(),
+            class: dataset_class(&s.position) as u8,
+            flags: u8::from(s.se.is_some()),
+            trials: s.trials,
+            probs: s.probs,
+            se: s.se.unwrap_or([0.0; 5]),
+        }
+    }
+
+    /// The position of this record (an error text if the key is invalid).
+    pub fn position(&self) -> Result<Position, String> {
+        Position::from_key(&self.key).map_err(|(reason, e)| match e {
+            Some(e) => format!("the key decodes to an invalid position: {e}"),
+            None => format!("invalid position key: {reason}"),
+        })
+    }
+}
+
+fn check_endian(path: &Path) -> Result<(), DatasetError> {
+    if cfg!(target_endian = "big") {
+        return Err(DatasetError::file(
+            path,
+            "binary datasets are little endian; this machine is big endian",
+        ));
+    }
+    Ok(())
+}
+
+/// Writes a binary dataset (to a temporary name, renamed when complete).
+pub fn write(path: &Path, samples: &[Sample]) -> Result<(), DatasetError> {
+    check_endian(path)?;
+    let tmp = evaluator::fileio::temp_path(path);
+    let result = (|| -> std::io::Result<()> {
+        let mut file = std::io::BufWriter::new(std::fs::File::create(&tmp)?);
+        file.write_all(&[0u8; HEADER_SIZE])?;
+        let mut sum = Fnv1a::default();
+        for s in samples {
+            let r = Record::of(s);
+            let bytes = bytemuck::bytes_of(&r);
+            sum.update(bytes);
+            file.write_all(bytes)?;
+        }
+        let all_se = !samples.is_empty() && samples.iter().all(|s| s.se.is_some());
+        let header = header_bytes(
+            samples.len() as u64,
+            sum.finish(),
+            if all_se { FLAG_SE } else { 0 },
+        );
+        let mut file = file.into_inner().map_err(|e| e.into_error())?;
+        file.seek(SeekFrom::Start(0))?;
+        file.write_all(&header)?;
+        file.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result.map_err(|e| DatasetError::io(path, e))
+}
+
+fn header_bytes(count: u64, checksum: u64, flags: u32) -> [u8; HEADER_SIZE] {
+    let mut h = [0u8; HEADER_SIZE];
+    h[0..8].copy_from_slice(&MAGIC);
+    h[8..12].copy_from_slice(&VERSION.to_le_bytes());
+    h[12..16].copy_from_slice(&(HEADER_SIZE as u32).to_le_bytes());
+    h[16..20].copy_from_slice(&(RECORD_SIZE as u32).to_le_bytes());
+    h[20..24].copy_from_slice(&flags.to_le_bytes());
+    h[24..32].copy_from_slice(&count.to_le_bytes());
+    h[32..40].copy_from_slice(&checksum.to_le_bytes());
+    h
+}
+
+/// A binary dataset opened by memory-mapping.
+pub struct BinaryDataset {
+    map: Mmap,
+    count: usize,
+    flags: u32,
+    path: String,
+}
+
+impl std::fmt::Debug for BinaryDataset {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "BinaryDataset {{ path: {}, count: {} }}",
+            self.path, self.count
+        )
+    }
+}
+
+impl BinaryDataset {
+    /// Opens and checks a binary dataset (header, size, checksum).
+    pub fn open(path: &Path) -> Result<BinaryDataset, DatasetError> {
+        check_endian(path)?;
+        let file = std::fs::File::open(path).map_err(|e| DatasetError::io(path, e))?;
+        // SAFETY: the map is read-only; a file changed underneath by another process
+        // is outside what this program guards against (as for every mapped file).
+        let map = unsafe { Mmap::map(&file) }.map_err(|e| DatasetError::io(path, e))?;
+        let bad = |m: String| DatasetError::file(path, m);
+        if map.len() < HEADER_SIZE || map[0..8] != MAGIC {
+            return Err(bad("not a bgkit binary dataset (no BGKITDS header)".into()));
+        }
+        let u32_at = |o: usize| u32::from_le_bytes(map[o..o + 4].try_into().expect("4 bytes"));
+        let u64_at = |o: usize| u64::from_le_bytes(map[o..o + 8].try_into().expect("8 bytes"));
+        let version = u32_at(8);
+        if version != VERSION {
+            return Err(bad(format!(
+                "format version {version} is not supported (this program reads version {VERSION})"
+            )));
+        }
+        if u32_at(12) as usize != HEADER_SIZE || u32_at(16) as usize != RECORD_SIZE {
+            return Err(bad(format!(
+                "header size {} / record size {} (expected {HEADER_SIZE} / {RECORD_SIZE})",
+                u32_at(12),
+                u32_at(16)
+            )));
+        }
+        let count = u64_at(24);
+        let want = (HEADER_SIZE as u64).checked_add(count.saturating_mul(RECORD_SIZE as u64));
+        if want != Some(map.len() as u64) {
+            return Err(bad(format!(
+                "the header announces {count} records but the file has {} bytes (truncated or corrupt)",
+                map.len()
+            )));
+        }
+        let sum = Fnv1a::of(&map[HEADER_SIZE..]);
+        if sum != u64_at(32) {
+            return Err(bad(format!(
+                "checksum mismatch (stored {:016x}, computed {sum:016x}): the file is corrupt",
+                u64_at(32)
+            )));
+        }
+        Ok(BinaryDataset {
+            count: count as usize,
+            flags: u32_at(20),
+            map,
+            path: path.display().to_string(),
+        })
+    }
+
+    /// The records, straight from the mapped file.
+    pub fn records(&self) -> &[Record] {
+        bytemuck::try_cast_slice(&self.map[HEADER_SIZE..]).expect("size and alignment checked on open")
+    }
+
+    /// Number of records.
+    pub fn len(&self) -> usize {
+        self.count
+    }
+
+    /// True when there are no records.
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// Whether every record has standard errors.
+    pub fn has_se(&self) -> bool {
+        self.flags & FLAG_SE != 0
+    }
+
+    /// The records as samples (checking every key and value).
+    pub fn samples(&self) -> Result<Vec<Sample>, DatasetError> {
+        let path = Path::new(&self.path);
+        self.records()
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let bad =
+                    |m: String| DatasetError::parse(path, i as u64 + 1, format!("record {}: {m}", i + 1));
+                let position = r.position().map_err(bad)?;
+                if r.probs.iter().any(|p| !(0.0..=1.0).contains(p)) {
+                    return Err(bad(format!("probabilities {:?} outside [0, 1]", r.probs)));
+                }
+                Ok(Sample {
+                    position,
+                    probs: r.probs,
+                    se: (r.flags & 1 != 0).then_some(r.se),
+                    trials: r.trials,
+                })
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,369 @@
+//! Results appended as they are computed, so that a long job resumes where it stopped.
+//!
+//! A job writing `OUT` keeps two files beside it until it finishes:
+//!
+//! * `OUT.partial.json`: what the job is (its settings and a digest of its input), so
+//!   that a resumed job can refuse partial results of a different one;
+//! * `OUT.partial`: the results so far, one complete line per result, appended and
+//!   flushed to the operating system as each is made (synced to disk every few
+//!   seconds). A `kill -9` loses only the work in flight; a torn last line is dropped
+//!   when the job resumes.
+//!
+//! When the job completes it writes `OUT` (temporary name, then rename) and removes
+//! both files.
+//!
+//! [`RolloutJournal`] holds rollout results keyed by input row; [`ChunkJournal`] holds
+//! the lines of a job that advances in chunks (sampling), with the chunk count and
+//! file length recorded after each chunk.
+
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use board::Position;
+use serde_json::{json, Value};
+
+use crate::error::DatasetError;
+use crate::format::{fmt_f32, parse_value, Sample, OUTPUT_NAMES, SE_NAMES};
+
+const SYNC_EVERY: Duration = Duration::from_secs(5);
+
+/// `OUT.partial` and `OUT.partial.json`.
+pub fn partial_paths(out: &Path) -> (PathBuf, PathBuf) {
+    let name = out.file_name().map(|n| n.to_os_string()).unwrap_or_default();
+    let mut p = name.clone();
+    p.push(".partial");
+    let mut m = name;
+    m.push(".partial.json");
+    (out.with_file_name(p), out.with_file_name(m))
+}
+
+fn write_json(path: &Path, v: &Value) -> Result<(), DatasetError> {
+    let text = serde_json::to_string_pretty(v).expect("json");
+    evaluator::fileio::write_atomic(path, text.as_bytes()).map_err(|e| DatasetError::io(path, e))
+}
+
+fn read_json(path: &Path) -> Result<Value, DatasetError> {
+    let text = std::fs::read_to_string(path).map_err(|e| DatasetError::io(path, e))?;
+    serde_json::from_str(&text)
+        .map_err(|e| DatasetError::file(path, format!("unreadable job description: {e}")))
+}
+
+/// Names the first top-level setting that differs between two job descriptions.
+fn first_difference(a: &Value, b: &Value) -> String {
+    if let (Some(a), Some(b)) = (a.as_object(), b.as_object()) {
+        for (k, v) in a {
+            if b.get(k) != Some(v) {
+                return format!("'{k}' was {} and is now {}", v, b.get(k).unwrap_or(&Value::Null));
+            }
+        }
+        for k in b.keys() {
+            if !a.contains_key(k) {
+                return format!("'{k}' is new");
+            }
+        }
+    }
+    "the job description differs".into()
+}
+
+/// Checks a stored job description against this job's, or explains the refusal.
+fn check_same_job(meta_path: &Path, stored: &Value, job: &Value) -> Result<(), DatasetError> {
+    let stored_job = stored.get("job").unwrap_or(&Value::Null);
+    if stored_job != job {
+        return Err(DatasetError::file(
+            meta_path,
+            format!(
+                "partial results of a different job ({}); delete it and its .partial file, or pass --fresh to start over",
+                first_difference(stored_job, job)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Opens `path` for appending after cutting it to `len` bytes.
+fn append_at(path: &Path, len: u64) -> Result<File, DatasetError> {
+    let mut f = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(path)
+        .map_err(|e| DatasetError::io(path, e))?;
+    f.set_len(len).map_err(|e| DatasetError::io(path, e))?;
+    f.seek(SeekFrom::Start(len))
+        .map_err(|e| DatasetError::io(path, e))?;
+    Ok(f)
+}
+
+fn create_with(path: &Path, first: &str) -> Result<File, DatasetError> {
+    let mut f = File::create(path).map_err(|e| DatasetError::io(path, e))?;
+    f.write_all(first.as_bytes())
+        .map_err(|e| DatasetError::io(path, e))?;
+    Ok(f)
+}
+
+/// The complete lines of a file (each with its end offset); a torn last line (no
+/// newline) is left out.
+fn complete_lines(path: &Path) -> Result<Vec<(String, u64)>, DatasetError> {
+    let mut bytes = Vec::new();
+    File::open(path)
+        .and_then(|mut f| f.read_to_end(&mut bytes))
+        .map_err(|e| DatasetError::io(path, e))?;
+    let mut out = Vec::new();
+    let mut start = 0usize;
+    while let Some(nl) = bytes[start..].iter().position(|&b| b == b'\n') {
+        let end = start + nl + 1;
+        let text = String::from_utf8_lossy(&bytes[start..start + nl]).into_owned();
+        out.push((text, end as u64));
+        start = end;
+    }
+    Ok(out)
+}
+
+/// Rollout results so far, keyed by input row.
+pub struct RolloutJournal {
+    path: PathBuf,
+    meta: PathBuf,
+    file: File,
+    synced: Instant,
+}
+
+const ROLLOUT_HEADER: &str = "index,position_id,win,win_g,win_bg,lose_g,lose_bg,\
+win_se,win_g_se,win_bg_se,lose_g_se,lose_bg_se,trials\n";
+
+impl RolloutJournal {
+    /// Opens the journal of the job writing `out`, described by `job`, over `input`.
+    /// Returns it with the results already there (by input row); with `fresh`, any
+    /// earlier partial results are discarded.
+    pub fn open(
+        out: &Path,
+        job: &Value,
+        input: &[Position],
+        fresh: bool,
+    ) -> Result<(RolloutJournal, Vec<Option<Sample>>), DatasetError> {
+        let (path, meta) = partial_paths(out);
+        let mut done = vec![None; input.len()];
+        let resuming = !fresh && path.exists();
+        let file = if resuming {
+            if !meta.exists() {
+                return Err(DatasetError::file(
+                    &path,
+                    format!(
+                        "found without its job description {}; delete it or pass --fresh",
+                        meta.display()
+                    ),
+                ));
+            }
+            check_same_job(&meta, &read_json(&meta)?, job)?;
+            let lines = complete_lines(&path)?;
+            let mut keep = 0u64;
+            for (i, (text, end)) in lines.iter().enumerate() {
+                if i == 0 {
+                    if format!("{text}\n") != ROLLOUT_HEADER {
+                        return Err(DatasetError::parse(&path, 1, "not a rollout journal header"));
+                    }
+                    keep = *end;
+                    continue;
+                }
+                let (index, sample) =
+                    parse_rollout_line(text).map_err(|m| DatasetError::parse(&path, i as u64 + 1, m))?;
+                if index >= input.len() || input[index] != sample.position {
+                    return Err(DatasetError::parse(
+                        &path,
+                        i as u64 + 1,
+                        format!("row {index} does not match the input (was the input changed?)"),
+                    ));
+                }
+                done[index] = Some(sample);
+                keep = *end;
+            }
+            if keep == 0 {
+                // Not even a header survived: start the file again.
+                create_with(&path, ROLLOUT_HEADER)?
+            } else {
+                append_at(&path, keep)?
+            }
+        } else {
+            write_json(
+                &meta,
+                &json!({ "kind": "bgkit-datasets rollout journal", "version": 1, "job": job }),
+            )?;
+            create_with(&path, ROLLOUT_HEADER)?
+        };
+        Ok((
+            RolloutJournal {
+                path,
+                meta,
+                file,
+                synced: Instant::now(),
+            },
+            done,
+        ))
+    }
+
+    /// Appends one result (a single write, flushed to the operating system).
+    pub fn append(&mut self, index: usize, s: &Sample) -> Result<(), DatasetError> {
+        let mut line = format!("{index},{}", s.position.position_id());
+        for v in s.probs.iter().chain(s.se.as_ref().unwrap_or(&[0.0; 5])) {
+            line.push(',');
+            line.push_str(&fmt_f32(*v));
+        }
+        line.push_str(&format!(",{}\n", s.trials));
+        self.file
+            .write_all(line.as_bytes())
+            .map_err(|e| DatasetError::io(&self.path, e))?;
+        if self.synced.elapsed() >= SYNC_EVERY {
+            self.file
+                .sync_data()
+                .map_err(|e| DatasetError::io(&self.path, e))?;
+            self.synced = Instant::now();
+        }
+        Ok(())
+    }
+
+    /// Removes the journal once the output is safely written.
+    pub fn remove(self) -> Result<(), DatasetError> {
+        drop(self.file);
+        std::fs::remove_file(&self.path).map_err(|e| DatasetError::io(&self.path, e))?;
+        std::fs::remove_file(&self.meta).map_err(|e| DatasetError::io(&self.meta, e))
+    }
+}
+
+fn parse_rollout_line(text: &str) -> Result<(usize, Sample), String> {
+    let f: Vec<&str> = text.split(',').collect();
+    if f.len() != 13 {
+        return Err(format!("expected 13 fields, found {}", f.len()));
+    }
+    let index: usize = f[0].parse().map_err(|_| format!("bad row index '{}'", f[0]))?;
+    let position = Position::from_id(f[1]).map_err(|e| e.to_string())?;
+    let mut probs = [0f32; 5];
+    let mut se = [0f32; 5];
+    for k in 0..5 {
+        probs[k] = parse_value(f[2 + k], OUTPUT_NAMES[k], 0.0, 1.0)?;
+        se[k] = parse_value(f[7 + k], SE_NAMES[k], 0.0, f32::MAX)?;
+    }
+    let trials = f[12]
+        .parse()
+        .map_err(|_| format!("bad trial count '{}'", f[12]))?;
+    Ok((
+        index,
+        Sample {
+            position,
+            probs,
+            se: Some(se),
+            trials,
+        },
+    ))
+}
+
+/// The lines of a job that advances in chunks, with a checkpoint after each chunk.
+pub struct ChunkJournal {
+    path: PathBuf,
+    meta: PathBuf,
+    job: Value,
+    file: File,
+    chunks: u64,
+}
+
+impl ChunkJournal {
+    /// Opens the journal of the job writing `out`, described by `job`. Returns it with
+    /// the lines written up to the last checkpoint and the number of chunks done.
+    pub fn open(
+        out: &Path,
+        job: &Value,
+        fresh: bool,
+    ) -> Result<(ChunkJournal, Vec<String>, u64), DatasetError> {
+        let (path, meta) = partial_paths(out);
+        if !fresh && path.exists() && meta.exists() {
+            let stored = read_json(&meta)?;
+            check_same_job(&meta, &stored, job)?;
+            let chunks = stored.get("chunks").and_then(Value::as_u64).unwrap_or(0);
+            let bytes = stored.get("bytes").and_then(Value::as_u64).unwrap_or(0);
+            let len = std::fs::metadata(&path)
+                .map_err(|e| DatasetError::io(&path, e))?
+                .len();
+            if len < bytes {
+                return Err(DatasetError::file(
+                    &path,
+                    format!(
+                        "shorter ({len} bytes) than its checkpoint says ({bytes}); delete it or pass --fresh"
+                    ),
+                ));
+            }
+            let lines: Vec<String> = complete_lines(&path)?
+                .into_iter()
+                .take_while(|(_, end)| *end <= bytes)
+                .map(|(t, _)| t)
+                .collect();
+            let file = append_at(&path, bytes)?;
+            let j = ChunkJournal {
+                path,
+                meta,
+                job: job.clone(),
+                file,
+                chunks,
+            };
+            return Ok((j, lines, chunks));
+        }
+        if !fresh && path.exists() {
+            return Err(DatasetError::file(
+                &path,
+                format!(
+                    "found without its job description {}; delete it or pass --fresh",
+                    meta.display()
+                ),
+            ));
+        }
+        let file = create_with(&path, "")?;
+        let mut j = ChunkJournal {
+            path,
+            meta,
+            job: job.clone(),
+            file,
+            chunks: 0,
+        };
+        j.checkpoint(0)?;
+        Ok((j, Vec::new(), 0))
+    }
+
+    /// Appends the lines of one chunk and records the checkpoint after it.
+    pub fn append_chunk(&mut self, lines: &[String]) -> Result<(), DatasetError> {
+        let mut text = String::new();
+        for l in lines {
+            text.push_str(l);
+            text.push('\n');
+        }
+        self.file
+            .write_all(text.as_bytes())
+            .map_err(|e| DatasetError::io(&self.path, e))?;
+        self.file
+            .sync_data()
+            .map_err(|e| DatasetError::io(&self.path, e))?;
+        let len = self
+            .file
+            .stream_position()
+            .map_err(|e| DatasetError::io(&self.path, e))?;
+        self.chunks += 1;
+        self.checkpoint(len)
+    }
+
+    fn checkpoint(&mut self, bytes: u64) -> Result<(), DatasetError> {
+        write_json(
+            &self.meta,
+            &json!({
+                "kind": "bgkit-datasets chunk journal",
+                "version": 1,
+                "job": self.job,
+                "chunks": self.chunks,
+                "bytes": bytes,
+            }),
+        )
+    }
+
+    /// Removes the journal once the output is safely written.
+    pub fn remove(self) -> Result<(), DatasetError> {
+        drop(self.file);
+        std::fs::remove_file(&self.path).map_err(|e| DatasetError::io(&self.path, e))?;
+        std::fs::remove_file(&self.meta).map_err(|e| DatasetError::io(&self.meta, e))
+    }
+}

@@ -1,0 +1,53 @@
+//! The `datasets` command line: a thin layer over the `datasets` library.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod cmd;
+
+/// Training data for backgammon nets: sample positions by self-play, roll them out,
+/// convert, summarise, and merge dataset files.
+///
+/// Exit status: 0 success, 1 a clean negative answer, 2 an error.
+#[derive(Parser)]
+#[command(name = "datasets", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    Sample(cmd::sample::Args),
+    Rollout(cmd::rollout::Args),
+    Convert(cmd::convert::Args),
+    Stats(cmd::stats::Args),
+    Merge(cmd::merge::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Sample(args) => cmd::sample::run(args),
+        Command::Rollout(args) => cmd::rollout::run(args),
+        Command::Convert(args) => cmd::convert::run(args),
+        Command::Stats(args) => cmd::stats::run(args),
+        Command::Merge(args) => cmd::merge::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(err) => {
+            if err.chain().any(|e| {
+                e.downcast_ref::<std::io::Error>()
+                    .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+            }) {
+                return ExitCode::SUCCESS;
+            }
+            let _ = std::io::stdout().flush();
+            eprintln!("datasets: {err:#}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,125 @@
+//! Move choice for self-play and rollouts.
+//!
+//! [`best_move_0ply`] makes gnubg's 0-ply choice (the same move as
+//! [`Evaluator::best_move`], checked by the tests) and also returns the value of the
+//! chosen move, which the rollouts' variance reduction needs; when only one move is
+//! legal it skips the evaluation unless the value is asked for.
+
+use board::{Dice, MoveGen, Position};
+use evaluator::eval::{invert, money_equity, EvalError, Probabilities};
+use evaluator::search::{Lookahead, FILTERS_NORMAL};
+use evaluator::Evaluator;
+
+/// The outcome of a move choice.
+#[derive(Clone, Copy, Debug)]
+pub struct Choice {
+    /// The position after the move, the mover still in `sides()[1]` (the board unchanged
+    /// when no move is legal).
+    pub result: Position,
+    /// The 0-ply value of `result` from the mover's view, when it was computed.
+    pub value: Option<Probabilities>,
+}
+
+/// The 0-ply value of a position reached by a move, from the mover's view.
+pub fn value_after(ev: &Evaluator, result: &Position) -> Result<Probabilities, EvalError> {
+    Ok(invert(&ev.evaluate(&result.swapped())?.0))
+}
+
+/// What gnubg compares when it ranks moves: the mover's rearmost checker (−1 once all
+/// are off) and checkers left.
+pub(crate) fn shape_rank(result: &Position) -> (i32, u32) {
+    let me = result.on_roll();
+    let back = me.iter().rposition(|&n| n > 0).map_or(-1, |i| i as i32);
+    (back, me.iter().map(|&n| u32::from(n)).sum())
+}
+
+/// Whether a move with (equity, shape) sorts strictly before the current best in
+/// gnubg's order: bearing off the last checker first, then higher equity, then fewer
+/// checkers left, then the lower rearmost checker; otherwise the earlier move stays.
+pub(crate) fn beats(eq: f32, shape: (i32, u32), best_eq: f32, best_shape: (i32, u32)) -> bool {
+    if best_shape.0 == -1 {
+        return false;
+    }
+    if shape.0 == -1 {
+        return true;
+    }
+    if eq != best_eq {
+        return eq > best_eq;
+    }
+    if shape.1 != best_shape.1 {
+        return shape.1 < best_shape.1;
+    }
+    shape.0 < best_shape.0
+}
+
+/// gnubg's 0-ply move choice with `dice`, and the chosen move's value (always computed
+/// when `want_value`, otherwise only when there was a choice to make).
+pub fn best_move_0ply(
+    ev: &Evaluator,
+    gen: &mut MoveGen,
+    pos: &Position,
+    dice: Dice,
+    want_value: bool,
+) -> Result<Choice, EvalError> {
+    let results = gen.positions(pos, dice);
+    match results.len() {
+        0 => Ok(Choice {
+            result: *pos,
+            value: if want_value {
+                Some(value_after(ev, pos)?)
+            } else {
+                None
+            },
+        }),
+        1 => Ok(Choice {
+            result: results[0],
+            value: if want_value {
+                Some(value_after(ev, &results[0])?)
+            } else {
+                None
+            },
+        }),
+        _ => {
+            let mut best: Option<(usize, f32, (i32, u32), Probabilities)> = None;
+            for (k, r) in results.iter().enumerate() {
+                let shape = shape_rank(r);
+                let p = value_after(ev, r)?;
+                if shape.0 == -1 {
+                    // Bearing off the last checker wins at once; only one distinct
+                    // result can do it, so it is the choice.
+                    best = Some((k, money_equity(&p), shape, p));
+                    break;
+                }
+                let eq = money_equity(&p);
+                if best.as_ref().is_none_or(|b| beats(eq, shape, b.1, b.2)) {
+                    best = Some((k, eq, shape, p));
+                }
+            }
+            let (k, _, _, p) = best.expect("at least two moves");
+            Ok(Choice {
+                result: results[k],
+                value: Some(p),
+            })
+        }
+    }
+}
+
+/// The move chosen at `plies` plies (0: [`best_move_0ply`]; more: gnubg's
+/// `FindnSaveBestMoves` with the normal move filters and pruning), without its value.
+pub fn best_move_plied(
+    ev: &Evaluator,
+    gen: &mut MoveGen,
+    pos: &Position,
+    dice: Dice,
+    plies: u32,
+) -> Result<Position, EvalError> {
+    if plies == 0 {
+        return Ok(best_move_0ply(ev, gen, pos, dice, false)?.result);
+    }
+    if gen.positions(pos, dice).len() <= 1 {
+        return Ok(gen.positions(pos, dice).first().copied().unwrap_or(*pos));
+    }
+    Ok(ev
+        .best_move_plied(gen, pos, dice, plies, &FILTERS_NORMAL, Lookahead::default())?
+        .map_or(*pos, |(m, _)| m.result))
+}

@@ -1,0 +1,78 @@
+//! Helpers shared by the integration tests: gnubg's files, evaluators, test positions.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+use board::{Dice, DiceStream, MoveGen, Position, Variant};
+use evaluator::bearoff::BearoffDbs;
+use evaluator::weights::Weights;
+use evaluator::Evaluator;
+
+pub const WD: &str = "/usr/lib/gnubg/gnubg.wd";
+pub const OS: &str = "/usr/share/gnubg/gnubg_os0.bd";
+pub const TS: &str = "/var/lib/gnubg/gnubg_ts0.bd";
+
+/// True when every path exists. Missing files fail the test under
+/// `BGKIT_REQUIRE_GNUBG=1` (CI) and skip it otherwise.
+pub fn have(paths: &[&str]) -> bool {
+    let missing: Vec<&&str> = paths.iter().filter(|p| !Path::new(p).exists()).collect();
+    if missing.is_empty() {
+        return true;
+    }
+    if std::env::var("BGKIT_REQUIRE_GNUBG").as_deref() == Ok("1") {
+        panic!("gnubg files missing: {missing:?} (BGKIT_REQUIRE_GNUBG=1)");
+    }
+    eprintln!("skipping: gnubg files missing: {missing:?} (set BGKIT_REQUIRE_GNUBG=1 to fail instead)");
+    false
+}
+
+/// An evaluator with Debian's gnubg weights and bearoff databases.
+pub fn gnubg_evaluator() -> Option<Evaluator> {
+    if !have(&[WD, OS, TS]) {
+        return None;
+    }
+    let dbs = BearoffDbs::open(Some(Path::new(OS)), Some(Path::new(TS))).unwrap();
+    Some(Evaluator::new(Weights::load(WD).unwrap(), dbs))
+}
+
+/// A fresh scratch directory for one test.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("bgkit-datasets-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+pub fn data(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(name)
+}
+
+/// Positions with the side on roll from seeded games of random legal moves (no
+/// evaluator needed), every `every`-th half-move.
+pub fn random_game_positions(seed: u32, games: usize, every: usize) -> Vec<Position> {
+    let mut out = Vec::new();
+    let mut gen = MoveGen::new();
+    let mut dice = DiceStream::new(seed);
+    for _ in 0..games {
+        let mut pos = Variant::Backgammon.start();
+        for half in 0.. {
+            if pos.sides().iter().any(|s| s.iter().all(|&n| n == 0)) {
+                break;
+            }
+            if half % every == 0 {
+                out.push(pos);
+            }
+            let roll: Dice = dice.roll();
+            let results = gen.positions(&pos, roll);
+            if !results.is_empty() {
+                let k = dice.below(results.len() as u32) as usize;
+                pos = results[k];
+            }
+            pos = pos.swapped();
+        }
+    }
+    out
+}
