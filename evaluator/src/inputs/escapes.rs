@@ -8,12 +8,12 @@
 
 use std::sync::OnceLock;
 
-struct Tables {
+pub(crate) struct Tables {
     escapes: [u8; 4096],
     escapes_past_first: [u8; 4096],
 }
 
-fn tables() -> &'static Tables {
+pub(crate) fn tables() -> &'static Tables {
     static TABLES: OnceLock<Tables> = OnceLock::new();
     TABLES.get_or_init(|| {
         let mut t = Tables {
@@ -66,17 +66,19 @@ fn window(made: u32, n: i32) -> usize {
     ((made >> (24 - n) as u32) & ((1 << m) - 1)) as usize
 }
 
-/// Rolls (of 36) that escape a checker standing `n` slots from the end of a board whose
-/// made points are `made`.
-#[inline]
-pub(crate) fn escapes(made: u32, n: i32) -> i32 {
-    i32::from(tables().escapes[window(made, n)])
-}
+impl Tables {
+    /// Rolls (of 36) that escape a checker standing `n` slots from the end of a board
+    /// whose made points are `made`.
+    #[inline]
+    pub(crate) fn escapes(&self, made: u32, n: i32) -> i32 {
+        i32::from(self.escapes[window(made, n)])
+    }
 
-/// As [`escapes`], counting only rolls that pass the nearest made point.
-#[inline]
-pub(crate) fn escapes_past_first(made: u32, n: i32) -> i32 {
-    i32::from(tables().escapes_past_first[window(made, n)])
+    /// As [`Tables::escapes`], counting only rolls that pass the nearest made point.
+    #[inline]
+    pub(crate) fn escapes_past_first(&self, made: u32, n: i32) -> i32 {
+        i32::from(self.escapes_past_first[window(made, n)])
+    }
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! The 25 hand-crafted features per side of gnubg's contact and crashed nets
 //! (indices 3..25 here; 0..3, the borne-off inputs, are written by the caller).
 
-use super::escapes::{escapes, escapes_past_first, made_points};
+use super::escapes::{made_points, tables};
 use super::hits::shots;
 
 const BREAK_CONTACT: usize = 3;
@@ -88,15 +88,16 @@ pub fn contact_features(me: &[u8; 25], opp: &[u8; 25], fixed_pip_loss: bool, out
     out[P2] = scaled(two, 36.0);
 
     let (my_made, opp_made) = (made_points(me), made_points(opp));
-    out[BACKESCAPES] = scaled(escapes(my_made, 23 - opp_back), 36.0);
-    out[BACKRESCAPES] = scaled(escapes_past_first(my_made, 23 - opp_back), 36.0);
+    let esc = tables();
+    out[BACKESCAPES] = scaled(esc.escapes(my_made, 23 - opp_back), 36.0);
+    out[BACKRESCAPES] = scaled(esc.escapes_past_first(my_made, 23 - opp_back), 36.0);
 
     // Containment: from our 9-point back to the opponent's rearmost checker, then the
     // same minimum continued down to our ace point (restarted if it was on the bar).
     let mut n = 36;
     let mut i = 15;
     while i < 24 - opp_back {
-        n = n.min(escapes(my_made, i));
+        n = n.min(esc.escapes(my_made, i));
         i += 1;
     }
     out[ACONTAIN] = scaled(36 - n, 36.0);
@@ -106,14 +107,15 @@ pub fn contact_features(me: &[u8; 25], opp: &[u8; 25], fixed_pip_loss: bool, out
         n = 36;
     }
     while i < 24 {
-        n = n.min(escapes(my_made, i));
+        n = n.min(esc.escapes(my_made, i));
         i += 1;
     }
     out[CONTAIN] = scaled(36 - n, 36.0);
     out[CONTAIN2] = out[CONTAIN] * out[CONTAIN];
 
     let mobility: i32 = (6..25)
-        .map(|i| (i as i32 - 5) * m(i) * escapes(opp_made, i as i32))
+        .filter(|&i| me[i] > 0)
+        .map(|i| (i as i32 - 5) * m(i) * esc.escapes(opp_made, i as i32))
         .sum();
     out[MOBILITY] = scaled(mobility, 3600.0);
 
