@@ -6,108 +6,27 @@ pub mod rollout;
 pub mod sample;
 pub mod stats;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 use board::Position;
 use datasets::format::{self, Format};
 use datasets::rng::Fnv1a;
-use evaluator::bearoff::BearoffDbs;
-use evaluator::datadir;
-use evaluator::weights::Weights;
-use evaluator::Evaluator;
+pub use evaluator::cli::{EngineArgs, EngineFiles};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{json, Value};
 
-/// Options that build an evaluator: weights and bearoff databases.
-#[derive(clap::Args, Clone, Debug)]
-pub struct EngineArgs {
-    /// Weights file (gnubg.wd or gnubg.weights). Default: $BGKIT_DATA, then gnubg's
-    /// install directories (/usr/lib/gnubg, /usr/share/gnubg).
-    #[arg(long)]
-    pub weights: Option<PathBuf>,
-    /// One-sided bearoff database (gnubg_os0.bd). Default: $BGKIT_DATA, then
-    /// /usr/share/gnubg, /var/lib/gnubg.
-    #[arg(long)]
-    pub bearoff_os: Option<PathBuf>,
-    /// Two-sided bearoff database (gnubg_ts0.bd). Default: $BGKIT_DATA, then
-    /// /var/lib/gnubg, /usr/share/gnubg.
-    #[arg(long)]
-    pub bearoff_ts: Option<PathBuf>,
-    /// Evaluate without bearoff databases (race net everywhere; not gnubg's answers).
-    #[arg(long, conflicts_with_all = ["bearoff_os", "bearoff_ts"])]
-    pub no_bearoff: bool,
-}
-
-/// The files an evaluator was built from.
-pub struct EngineFiles {
-    pub weights: PathBuf,
-    pub one_sided: Option<PathBuf>,
-    pub two_sided: Option<PathBuf>,
-}
-
-impl EngineFiles {
-    /// A description of the files (paths, sizes and digests), for job descriptions.
-    pub fn describe(&self) -> Result<Value> {
-        let d = |p: &Path| -> Result<Value> {
-            Ok(json!({ "path": p.display().to_string(), "digest": file_digest(p)? }))
-        };
-        Ok(json!({
-            "weights": d(&self.weights)?,
-            "bearoff_os": self.one_sided.as_deref().map(d).transpose()?,
-            "bearoff_ts": self.two_sided.as_deref().map(d).transpose()?,
-        }))
-    }
-}
-
-impl EngineArgs {
-    /// Finds the files (explicit paths, $BGKIT_DATA, gnubg's install directories).
-    pub fn files(&self) -> Result<EngineFiles> {
-        let weights = datadir::locate(
-            self.weights.as_deref(),
-            "weights file",
-            "--weights",
-            &datadir::weights_candidates(),
-        )
-        .map_err(anyhow::Error::msg)?;
-        if self.no_bearoff {
-            return Ok(EngineFiles {
-                weights,
-                one_sided: None,
-                two_sided: None,
-            });
-        }
-        let os = datadir::locate(
-            self.bearoff_os.as_deref(),
-            "one-sided bearoff database (gnubg_os0.bd)",
-            "--bearoff-os",
-            &datadir::one_sided_candidates(),
-        )
-        .map_err(anyhow::Error::msg)?;
-        let ts = datadir::locate(
-            self.bearoff_ts.as_deref(),
-            "two-sided bearoff database (gnubg_ts0.bd)",
-            "--bearoff-ts",
-            &datadir::two_sided_candidates(),
-        )
-        .map_err(anyhow::Error::msg)?;
-        Ok(EngineFiles {
-            weights,
-            one_sided: Some(os),
-            two_sided: Some(ts),
-        })
-    }
-}
-
-impl EngineFiles {
-    /// Loads the weights (or `other_weights`) and opens the databases.
-    pub fn evaluator(&self, other_weights: Option<&Path>) -> Result<Evaluator> {
-        let weights = Weights::load(other_weights.unwrap_or(&self.weights))?;
-        let dbs = BearoffDbs::open(self.one_sided.as_deref(), self.two_sided.as_deref())
-            .context("cannot open the bearoff databases")?;
-        Ok(Evaluator::new(weights, dbs))
-    }
+/// A description of an evaluator's files (paths and digests), for job descriptions.
+pub fn describe_files(files: &EngineFiles) -> Result<Value> {
+    let d = |p: &Path| -> Result<Value> {
+        Ok(json!({ "path": p.display().to_string(), "digest": file_digest(p)? }))
+    };
+    Ok(json!({
+        "weights": d(&files.weights)?,
+        "bearoff_os": files.one_sided.as_deref().map(d).transpose()?,
+        "bearoff_ts": files.two_sided.as_deref().map(d).transpose()?,
+    }))
 }
 
 /// A digest of a file that changes when the file does: FNV-1a 64 of the whole file up

@@ -1,6 +1,5 @@
 //! The `datasets` command line: a thin layer over the `datasets` library.
 
-use std::io::Write;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -36,18 +35,5 @@ fn main() -> ExitCode {
         Command::Stats(args) => cmd::stats::run(args),
         Command::Merge(args) => cmd::merge::run(args),
     };
-    match result {
-        Ok(code) => code,
-        Err(err) => {
-            if err.chain().any(|e| {
-                e.downcast_ref::<std::io::Error>()
-                    .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
-            }) {
-                return ExitCode::SUCCESS;
-            }
-            let _ = std::io::stdout().flush();
-            eprintln!("datasets: {err:#}");
-            ExitCode::from(2)
-        }
-    }
+    evaluator::cli::exit_status("datasets", result)
 }

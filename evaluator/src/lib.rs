@@ -17,6 +17,7 @@ pub mod bearoff;
 pub mod bench;
 mod cache;
 pub mod class;
+pub mod cli;
 pub mod corpus;
 pub mod datadir;
 pub mod eval;

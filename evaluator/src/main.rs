@@ -1,6 +1,5 @@
 //! The `evaluator` command line: a thin layer over the `board` and `evaluator` libraries.
 
-use std::io::Write;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -38,18 +37,5 @@ fn main() -> ExitCode {
         Command::Show(args) => cmd::show::run(args),
         Command::Bench(args) => cmd::bench::run(args),
     };
-    match result {
-        Ok(code) => code,
-        Err(err) => {
-            if err.chain().any(|e| {
-                e.downcast_ref::<std::io::Error>()
-                    .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
-            }) {
-                return ExitCode::SUCCESS;
-            }
-            let _ = std::io::stdout().flush();
-            eprintln!("evaluator: {err:#}");
-            ExitCode::from(2)
-        }
-    }
+    evaluator::cli::exit_status("evaluator", result)
 }

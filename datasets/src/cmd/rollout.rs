@@ -97,7 +97,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         "shard": shard.to_string(),
         "input_rows": input.len(),
         "input_digest": positions_digest(&input),
-        "engine": files.describe()?,
+        "engine": super::describe_files(&files)?,
     });
     let (mut journal, mut done) = RolloutJournal::open(&args.output, &job, &input, args.fresh)?;
     let pending: Vec<usize> = mine.iter().copied().filter(|&i| done[i].is_none()).collect();

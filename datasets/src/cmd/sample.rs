@@ -102,7 +102,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         epsilon: args.epsilon,
         classes,
     };
-    let mut engine = files.describe()?;
+    let mut engine = super::describe_files(&files)?;
     if let Some(w) = &args.disagree_weights {
         engine["disagree_weights"] =
             json!({ "path": w.display().to_string(), "digest": super::file_digest(w)? });

@@ -136,16 +136,10 @@ pub unsafe fn hidden_layer_512(net: &Net, inputs: &[f32], sums: &mut [f32]) {
         }
         for t in 0..n {
             let row = w.add(usize::from(idx[t]) * h + j);
-            let x = val[t];
-            if x == 1.0 {
-                for (k, a) in acc.iter_mut().enumerate().take(blocks) {
-                    *a = _mm512_add_ps(*a, _mm512_loadu_ps(row.add(16 * k)));
-                }
-            } else {
-                let xv = _mm512_set1_ps(x);
-                for (k, a) in acc.iter_mut().enumerate().take(blocks) {
-                    *a = _mm512_add_ps(*a, _mm512_mul_ps(_mm512_loadu_ps(row.add(16 * k)), xv));
-                }
+            // w · 1.0 is exactly w: always multiplying avoids a data-dependent branch.
+            let xv = _mm512_set1_ps(val[t]);
+            for (k, a) in acc.iter_mut().enumerate().take(blocks) {
+                *a = _mm512_add_ps(*a, _mm512_mul_ps(_mm512_loadu_ps(row.add(16 * k)), xv));
             }
         }
         for (k, a) in acc.iter().enumerate().take(blocks) {
