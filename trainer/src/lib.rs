@@ -1,1 +1,33 @@
-//! Training (TD self-play and supervised), duels and tournaments (work in progress: see the trainer issues).
+/*!
+The bgkit trainer: TD(λ) self-play training of gnubg-compatible nets, pubeval, and
+duplicate-dice duels between players, behind the `trainer` command.
+
+# Overview
+
+* [`model`]: net configuration (gnubg or Tesauro inputs, hidden units, one net per
+  class), initialisation, gnubg weights files plus a JSON sidecar.
+* [`engine`]: 0-ply evaluation and move choice with a model (bearoff databases,
+  gnubg's sanity checks, gnubg's move ranking).
+* [`td`]: one self-play game of TD(λ) learning; [`train`]: a whole run on several
+  threads with checkpoints, resumption and benchmarks; [`curve`]: the learning curve.
+* [`player`]: the [`player::Player`] abstraction and its implementations (trained
+  nets, gnubg's nets, pubeval, random); [`game`]: one game; [`duel`]: duplicate-dice
+  duels.
+* [`pubeval`]: Tesauro's public linear evaluator.
+*/
+#![deny(missing_docs)]
+
+pub mod curve;
+pub mod duel;
+pub mod encoding;
+pub mod engine;
+pub mod error;
+pub mod game;
+pub mod model;
+pub mod player;
+pub mod pubeval;
+pub mod seed;
+pub mod td;
+pub mod train;
+
+pub use error::TrainerError;

@@ -1,0 +1,102 @@
+//! `trainer duel`: a duplicate-dice duel between two players.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{bail, Context, Result};
+use board::records::{self, Format};
+use trainer::duel::{duel, DuelOptions};
+use trainer::player;
+
+use super::DataArgs;
+
+/// Play cubeless money games between two players with duplicate dice (each dice
+/// stream twice, the players exchanging places) and report player A's points per game
+/// with its standard error over game pairs.
+///
+/// A PLAYER is `pubeval`, `random`, `gnubg:PATH` (a gnubg weights file in bgkit's
+/// gnubg-exact evaluator, with gnubg's bearoff databases; `gnubg:` alone finds gnubg.wd)
+/// or the weights file of a net trained by `trainer td` (its .json sidecar beside it).
+#[derive(clap::Args)]
+pub struct Args {
+    /// Player A (results are from A's side).
+    #[arg(long)]
+    a: String,
+    /// Player B.
+    #[arg(long)]
+    b: String,
+    /// Games to play (even: two per dice stream).
+    #[arg(long)]
+    games: u64,
+    /// Seed of the dice streams.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Worker threads (default: all cores). Results do not depend on it.
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+    /// Write every game to this file (.sgf or .mat; A is White).
+    #[arg(long, value_name = "FILE", visible_alias = "sgf")]
+    record: Option<PathBuf>,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+    #[command(flatten)]
+    data: DataArgs,
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    if args.games == 0 || !args.games.is_multiple_of(2) {
+        bail!(
+            "--games must be even and positive (each dice stream is played twice), got {}",
+            args.games
+        );
+    }
+    let format =
+        match &args.record {
+            Some(p) => Some(Format::from_path(p).with_context(|| {
+                format!("--record {}: the file name must end in .sgf or .mat", p.display())
+            })?),
+            None => None,
+        };
+    let threads = super::threads(args.threads)?;
+    let paths = args.data.paths();
+    let mut dbs = None;
+    let a = player::from_spec(&args.a, &paths, &mut dbs).with_context(|| format!("player A ({})", args.a))?;
+    let b = player::from_spec(&args.b, &paths, &mut dbs).with_context(|| format!("player B ({})", args.b))?;
+    let opts = DuelOptions {
+        games: args.games,
+        seed: args.seed,
+        record: format.is_some(),
+    };
+    let bar = super::progress(args.games, args.quiet, "games");
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
+    let (r, record) = pool.install(|| duel(a.as_ref(), b.as_ref(), &opts, &|n| bar.set_position(n)))?;
+    bar.finish_and_clear();
+    if let (Some(path), Some(format), Some(record)) = (&args.record, format, record) {
+        records::save(path, &record, format)?;
+    }
+    if args.json {
+        println!("{}", serde_json::to_string(&r)?);
+    } else {
+        println!(
+            "{} vs {}: {} games ({} dice pairs), seed {}",
+            r.a, r.b, r.games, r.pairs, r.seed
+        );
+        println!("ppg (A):        {:+.4} ± {:.4} (1 SE over pairs)", r.ppg, r.se);
+        println!("A wins:         {:.2} %", 100.0 * r.win_rate);
+        println!(
+            "A gammons:      {:.2} % won, {:.2} % lost",
+            100.0 * r.gammon_rate,
+            100.0 * r.gammon_loss_rate
+        );
+        println!(
+            "A backgammons:  {:.2} % won, {:.2} % lost",
+            100.0 * r.backgammon_rate,
+            100.0 * r.backgammon_loss_rate
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,247 @@
+//! `trainer td`: TD(λ) self-play training.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use anyhow::{bail, Result};
+use evaluator::bearoff::BearoffDbs;
+use trainer::encoding::Encoding;
+use trainer::model::{Init, Layout, ModelConfig};
+use trainer::td::TdParams;
+use trainer::train::{Event, Parallel, Run, RunSettings};
+
+use super::DataArgs;
+
+/// Train nets from scratch by TD(λ) self-play at 0 ply (both sides the same nets,
+/// learning after every move), benchmarking against pubeval on the way.
+///
+/// The run directory gets net.wd / net.weights (gnubg's formats) and net.json (sidecar),
+/// a checkpoint (state.json, state-<games>.wd) every --checkpoint-every games, and the
+/// learning curve (curve.csv, curve.png). `--resume DIR --games N` continues a run to N
+/// games in total with its own settings.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Total self-play games (all sessions of the run together).
+    #[arg(long)]
+    games: u64,
+    /// New run directory.
+    #[arg(long, required_unless_present = "resume", conflicts_with = "resume")]
+    out: Option<PathBuf>,
+    /// Continue the run in this directory from its last checkpoint.
+    #[arg(long, value_name = "DIR")]
+    resume: Option<PathBuf>,
+    /// Trace decay λ (0 = TD(0), the fastest) [default: 0].
+    #[arg(long)]
+    lambda: Option<f32>,
+    /// Initial learning rate α, per effective weight [default: 0.2].
+    #[arg(long)]
+    alpha: Option<f32>,
+    /// Annealing: the rate of game n is α / (1 + n/1000)^X [default: 0.3].
+    #[arg(long)]
+    anneal: Option<f32>,
+    /// Hidden units of each net [default: 128].
+    #[arg(long)]
+    hidden: Option<usize>,
+    /// Input encoding: gnubg (contact, crashed, race inputs) or tesauro (198 raw)
+    /// [default: gnubg].
+    #[arg(long)]
+    encoding: Option<Encoding>,
+    /// Nets: split (contact, race, crashed) or single (tesauro encoding only)
+    /// [default: split].
+    #[arg(long)]
+    layout: Option<Layout>,
+    /// Initial weights: xavier or gnubg (uniform ±0.25) [default: xavier].
+    #[arg(long)]
+    init: Option<Init>,
+    /// Version written into the weights files: 1.00 loads in Debian's gnubg 1.07;
+    /// 1.01 and later also switch to the fixed PIPLOSS input [default: 1.00].
+    #[arg(long)]
+    weights_version: Option<String>,
+    /// Let the nets play bearoff positions too, instead of gnubg's databases.
+    #[arg(long)]
+    no_bearoff: bool,
+    /// Preselect self-play moves with the pruning nets, as gnubg does inside its
+    /// lookahead: only the best 5 + log2(n) of n candidates get a full evaluation
+    /// (gnubg encoding only; faster, slightly different move choices).
+    #[arg(long)]
+    prune_moves: bool,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Parallel scheme: async (each thread learns online on a snapshot and merges after
+    /// every game; reproducible only with --threads 1) or sync (rounds of --batch games
+    /// from common weights; reproducible for any thread count) [default: async].
+    #[arg(long)]
+    parallel: Option<Parallel>,
+    /// Games per round of the sync scheme (1 = plain online learning) [default: 16].
+    #[arg(long)]
+    batch: Option<u64>,
+    /// Seed of the initial weights and the dice [default: 1].
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Games between checkpoints (with sync, a multiple of --batch) [default: 10000].
+    #[arg(long)]
+    checkpoint_every: Option<u64>,
+    /// Games between benchmarks against pubeval (0: none; with sync, a multiple of
+    /// --batch) [default: 10000].
+    #[arg(long)]
+    bench_every: Option<u64>,
+    /// Games per benchmark (duplicate dice, even) [default: 2000].
+    #[arg(long)]
+    bench_games: Option<u64>,
+    /// Seed of the benchmark dice, the same games at every benchmark [default: 1].
+    #[arg(long)]
+    bench_seed: Option<u64>,
+    /// Stop after this many minutes of this session (after the games in progress),
+    /// benchmark and checkpoint; --games still caps the run.
+    #[arg(long)]
+    minutes: Option<f64>,
+    /// Print the final summary as JSON.
+    #[arg(long)]
+    json: bool,
+    /// No progress bar or benchmark lines on stderr.
+    #[arg(long)]
+    quiet: bool,
+    #[command(flatten)]
+    data: DataArgs,
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let threads = super::threads(args.threads)?;
+    let minutes = match args.minutes {
+        Some(m) if !(m > 0.0 && m.is_finite()) => bail!("--minutes must be a positive number, got {m}"),
+        m => m,
+    };
+    if args.resume.is_some() {
+        let given = [
+            ("lambda", args.lambda.is_some()),
+            ("alpha", args.alpha.is_some()),
+            ("anneal", args.anneal.is_some()),
+            ("hidden", args.hidden.is_some()),
+            ("encoding", args.encoding.is_some()),
+            ("layout", args.layout.is_some()),
+            ("init", args.init.is_some()),
+            ("weights-version", args.weights_version.is_some()),
+            ("no-bearoff", args.no_bearoff),
+            ("prune-moves", args.prune_moves),
+            ("parallel", args.parallel.is_some()),
+            ("batch", args.batch.is_some()),
+            ("seed", args.seed.is_some()),
+            ("checkpoint-every", args.checkpoint_every.is_some()),
+            ("bench-every", args.bench_every.is_some()),
+            ("bench-games", args.bench_games.is_some()),
+            ("bench-seed", args.bench_seed.is_some()),
+        ];
+        if let Some((flag, _)) = given.iter().find(|(_, g)| *g) {
+            bail!("--{flag} cannot be given with --resume (a resumed run keeps its settings)");
+        }
+    }
+    let open_dbs = |bearoff: bool| -> Result<Arc<BearoffDbs>> {
+        Ok(Arc::new(if bearoff {
+            args.data.paths().open()?
+        } else {
+            BearoffDbs::default()
+        }))
+    };
+    let mut run = match &args.resume {
+        Some(dir) => {
+            let (state, _) = trainer::train::load_state(dir)?;
+            let dbs = open_dbs(state.settings.model.bearoff)?;
+            Run::resume(dir, dbs, threads)?
+        }
+        None => {
+            let settings = RunSettings {
+                model: ModelConfig {
+                    encoding: args.encoding.unwrap_or(Encoding::Gnubg),
+                    layout: args.layout.unwrap_or(Layout::Split),
+                    hidden: args.hidden.unwrap_or(128),
+                    init: args.init.unwrap_or(Init::Xavier),
+                    weights_version: args.weights_version.clone().unwrap_or_else(|| "1.00".into()),
+                    bearoff: !args.no_bearoff,
+                },
+                td: TdParams {
+                    lambda: args.lambda.unwrap_or(0.0),
+                    alpha: args.alpha.unwrap_or(0.2),
+                    anneal: args.anneal.unwrap_or(0.3),
+                    prune_moves: args.prune_moves,
+                },
+                seed: args.seed.unwrap_or(1),
+                parallel: args.parallel.unwrap_or(Parallel::Async),
+                batch: args.batch.unwrap_or(16),
+                checkpoint_every: args.checkpoint_every.unwrap_or(10_000),
+                bench_every: args.bench_every.unwrap_or(10_000),
+                bench_games: args.bench_games.unwrap_or(2_000),
+                bench_seed: args.bench_seed.unwrap_or(1),
+            };
+            settings.validate()?;
+            let dbs = open_dbs(settings.model.bearoff)?;
+            Run::create(
+                args.out.as_ref().expect("clap requires --out"),
+                settings,
+                dbs,
+                threads,
+            )?
+        }
+    };
+    let done = run.state().games;
+    if args.games < done {
+        bail!("the run already has {done} games; --games is the total to reach");
+    }
+    let bar = super::progress(args.games, args.quiet, "games");
+    bar.set_position(done);
+    bar.reset_eta();
+    let quiet = args.quiet;
+    let events = |e: Event| match e {
+        Event::Games(n) => bar.set_position(n),
+        Event::Bench(r) => {
+            let line = format!(
+                "{} games: {:+.3} ± {:.3} ppg vs pubeval ({:.0} games/s, alpha {:.4})",
+                r.games, r.ppg, r.se, r.games_per_s, r.alpha
+            );
+            bar.set_message(format!("last {:+.3} ± {:.3} ppg", r.ppg, r.se));
+            match (quiet, bar.is_hidden()) {
+                (true, _) => {}
+                // stderr is not a terminal (a log file, say): plain lines.
+                (false, true) => eprintln!("{line}"),
+                (false, false) => bar.println(line),
+            }
+        }
+        Event::Checkpoint(_) => {}
+    };
+    let deadline = minutes.map(|m| std::time::Instant::now() + std::time::Duration::from_secs_f64(m * 60.0));
+    run.train(args.games, deadline, &events)?;
+    bar.finish_and_clear();
+    let s = run.state();
+    let last = s.curve.last();
+    if args.json {
+        let summary = serde_json::json!({
+            "games": s.games,
+            "positions": s.positions,
+            "elapsed_seconds": s.elapsed_seconds,
+            "train_seconds": s.train_seconds,
+            "games_per_second": if s.train_seconds > 0.0 { s.games as f64 / s.train_seconds } else { 0.0 },
+            "ppg": last.map(|r| r.ppg),
+            "se": last.map(|r| r.se),
+            "threads": threads,
+        });
+        println!("{summary}");
+    } else {
+        let rate = if s.train_seconds > 0.0 {
+            s.games as f64 / s.train_seconds
+        } else {
+            0.0
+        };
+        println!(
+            "{} games, {} positions trained in {:.0} s of self-play ({:.0} games/s overall), {:.0} s in all",
+            s.games, s.positions, s.train_seconds, rate, s.elapsed_seconds
+        );
+        if let Some(r) = last {
+            println!(
+                "benchmark at {} games: {:+.4} ± {:.4} ppg vs pubeval",
+                r.games, r.ppg, r.se
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,62 @@
+//! The trainer library's errors.
+
+use evaluator::eval::EvalError;
+use evaluator::weights::WeightsError;
+
+/// Why a trainer operation failed.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum TrainerError {
+    /// A file could not be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The system error.
+        source: std::io::Error,
+    },
+    /// A file's contents are not what was expected.
+    #[error("{path}: {reason}")]
+    Format {
+        /// The file.
+        path: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A weights file could not be read or written.
+    #[error(transparent)]
+    Weights(#[from] WeightsError),
+    /// An evaluation failed (a bearoff database could not be read).
+    #[error(transparent)]
+    Eval(#[from] EvalError),
+    /// A game record could not be written.
+    #[error(transparent)]
+    Record(#[from] board::records::RecordError),
+    /// A setting or argument is invalid.
+    #[error("{0}")]
+    Invalid(String),
+}
+
+impl TrainerError {
+    /// An I/O error on `path`.
+    pub fn io(path: &std::path::Path, source: std::io::Error) -> TrainerError {
+        TrainerError::Io {
+            path: path.display().to_string(),
+            source,
+        }
+    }
+
+    /// A format error in `path`.
+    pub fn format(path: &std::path::Path, reason: impl Into<String>) -> TrainerError {
+        TrainerError::Format {
+            path: path.display().to_string(),
+            reason: reason.into(),
+        }
+    }
+}
+
+impl From<gen_bearoff::BearoffError> for TrainerError {
+    fn from(e: gen_bearoff::BearoffError) -> TrainerError {
+        TrainerError::Eval(EvalError::Bearoff(e))
+    }
+}

@@ -1,0 +1,47 @@
+//! The `trainer` command line: a thin layer over the trainer library.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod cmd;
+
+/// Train backgammon nets by TD(λ) self-play and measure players in duplicate-dice
+/// duels.
+///
+/// Exit status: 0 success, 1 a clean negative answer, 2 an error.
+#[derive(Parser)]
+#[command(name = "trainer", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    Td(cmd::td::Args),
+    Duel(cmd::duel::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Td(args) => cmd::td::run(args),
+        Command::Duel(args) => cmd::duel::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(err) => {
+            if err.chain().any(|e| {
+                e.downcast_ref::<std::io::Error>()
+                    .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+            }) {
+                return ExitCode::SUCCESS;
+            }
+            let _ = std::io::stdout().flush();
+            eprintln!("trainer: {err:#}");
+            ExitCode::from(2)
+        }
+    }
+}
