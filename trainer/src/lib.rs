@@ -14,6 +14,8 @@ duplicate-dice duels between players, behind the `trainer` command.
   nets, gnubg's nets, pubeval, random); [`game`]: one game; [`duel`]: duplicate-dice
   duels.
 * [`pubeval`]: Tesauro's public linear evaluator.
+* [`tourney`]: tournaments in a shared file (round-robin, gauntlet, Swiss), several
+  workers, standings with Elo, game records.
 */
 #![deny(missing_docs)]
 
@@ -28,6 +30,7 @@ pub mod player;
 pub mod pubeval;
 pub mod seed;
 pub mod td;
+pub mod tourney;
 pub mod train;
 
 pub use error::TrainerError;

@@ -22,6 +22,7 @@ struct Cli {
 enum Command {
     Td(cmd::td::Args),
     Duel(cmd::duel::Args),
+    Tourney(cmd::tourney::Args),
 }
 
 fn main() -> ExitCode {
@@ -29,6 +30,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Td(args) => cmd::td::run(args),
         Command::Duel(args) => cmd::duel::run(args),
+        Command::Tourney(args) => cmd::tourney::run(args),
     };
     match result {
         Ok(code) => code,

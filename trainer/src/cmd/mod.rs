@@ -2,6 +2,7 @@
 
 pub mod duel;
 pub mod td;
+pub mod tourney;
 
 use std::path::PathBuf;
 

@@ -1,0 +1,100 @@
+//! Tournaments between many players, kept in one file that any number of worker
+//! processes share (after XBoard's tournament manager): the file holds the settings,
+//! the participants, the schedule (cycles → rounds → pairings → games) and every
+//! game's state, so a tournament survives interruptions and grows across machines
+//! that share a filesystem.
+//!
+//! * [`file`]: the file format; [`check`]: its consistency checks; [`store`]: locked,
+//!   atomic updates of the file.
+//! * [`schedule`]: round-robin and gauntlet schedules; [`swiss`]: Swiss pairing.
+//! * [`play`]: one game from its seeds; [`worker`]: claiming, playing and recording
+//!   games, recovering games of dead workers.
+//! * [`manage`]: upgrading or replacing participants.
+//! * [`standings`] and [`elo`]: points, points per game with standard errors, cross
+//!   table, ratings.
+//! * [`export`]: game records (SGF, `.mat`) of the games played.
+//!
+//! Games are cubeless money games with duplicate dice: in each pairing, games `2k`
+//! and `2k + 1` share a dice stream, each player moving first in one of them.
+
+pub mod check;
+pub mod elo;
+pub mod export;
+pub mod file;
+pub mod manage;
+pub mod play;
+pub mod schedule;
+pub mod standings;
+pub mod store;
+pub mod swiss;
+pub mod worker;
+
+pub use file::{Kind, Participant, Settings, Sync, Tournament};
+pub use store::Store;
+
+use crate::error::TrainerError;
+
+/// Reads a participant argument: `NAME=SPEC`, or a bare SPEC named after itself
+/// (`pubeval`, `random`, `gnubg`, or the file name of a weights file without its
+/// extension). A name holds no `/` or `:`.
+pub fn participant_arg(arg: &str) -> (Option<String>, String) {
+    if let Some((name, spec)) = arg.split_once('=') {
+        if !name.is_empty() && !name.contains(['/', ':']) {
+            return (Some(name.to_string()), spec.to_string());
+        }
+    }
+    (None, arg.to_string())
+}
+
+/// The name a player description gets when none is given.
+pub fn default_name(spec: &str) -> String {
+    let path = spec.strip_prefix("gnubg:").unwrap_or(spec);
+    if path.is_empty() {
+        return "gnubg".into();
+    }
+    std::path::Path::new(path)
+        .file_stem()
+        .map_or_else(|| spec.to_string(), |s| s.to_string_lossy().into_owned())
+}
+
+/// Participants from command-line arguments, with unique names (a repeated default
+/// name gets `-2`, `-3`… appended).
+pub fn participants(args: &[String]) -> Result<Vec<Participant>, TrainerError> {
+    let mut out: Vec<Participant> = Vec::new();
+    for arg in args {
+        let (name, spec) = participant_arg(arg);
+        if spec.is_empty() {
+            return Err(TrainerError::Invalid(format!(
+                "participant '{arg}': empty player description"
+            )));
+        }
+        let name = match name {
+            Some(n) => {
+                if out.iter().any(|p| p.name == n) {
+                    return Err(TrainerError::Invalid(format!("two participants are named '{n}'")));
+                }
+                n
+            }
+            None => {
+                let base = default_name(&spec);
+                let mut name = base.clone();
+                let mut k = 2;
+                while out.iter().any(|p| p.name == name)
+                    || args
+                        .iter()
+                        .any(|a| participant_arg(a).0.as_deref() == Some(&name))
+                {
+                    name = format!("{base}-{k}");
+                    k += 1;
+                }
+                name
+            }
+        };
+        out.push(Participant {
+            name,
+            specs: vec![spec],
+            results_from: 0,
+        });
+    }
+    Ok(out)
+}
