@@ -93,6 +93,10 @@ struct RunArgs {
     /// Stop after claiming this many games.
     #[arg(long)]
     max_games: Option<u64>,
+    /// Exit when no game can be started now (the rest are being played, or --sync
+    /// holds the next round back) instead of waiting for them.
+    #[arg(long)]
+    no_wait: bool,
     /// Print a JSON summary instead of text.
     #[arg(long)]
     json: bool,
@@ -204,6 +208,7 @@ fn play(a: RunArgs) -> Result<ExitCode> {
         batch: a.batch,
         stale_after_s: a.stale_after,
         max_games: a.max_games,
+        no_wait: a.no_wait,
         data: a.data.paths(),
         ..RunOptions::default()
     };

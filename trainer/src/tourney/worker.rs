@@ -112,6 +112,9 @@ pub struct RunOptions {
     pub target_batch_s: f64,
     /// Stop claiming after this many games (this process, all threads).
     pub max_games: Option<u64>,
+    /// Return when no game can be started now (others are running, or `sync` holds
+    /// the next round back) instead of waiting.
+    pub no_wait: bool,
     /// Bearoff databases for players that need them.
     pub data: DataPaths,
 }
@@ -125,6 +128,7 @@ impl Default for RunOptions {
             stale_after_s: None,
             target_batch_s: 2.0,
             max_games: None,
+            no_wait: false,
             data: DataPaths::default(),
         }
     }
@@ -421,6 +425,7 @@ fn work(shared: &Shared<'_>, thread: u32) -> Result<(), TrainerError> {
         (shared.progress)(played, total);
         let jobs = match status {
             Claimed::Finished => break,
+            Claimed::Wait if opts.no_wait => break,
             Claimed::Wait => {
                 std::thread::sleep(pause);
                 pause = (pause * 2).min(Duration::from_secs(2));
