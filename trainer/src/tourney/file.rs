@@ -480,3 +480,49 @@ impl<'a> Layout<'a> {
         out.push(b[end] as char);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tourney::schedule::new_tournament;
+
+    #[test]
+    fn the_text_reads_back_to_the_same_tournament() {
+        let settings = Settings {
+            kind: Kind::RoundRobin,
+            games_per_pairing: 60,
+            cycles: 2,
+            seed: 7,
+            sync: Sync::Round,
+            stale_after_s: 10,
+        };
+        // Names with JSON's special characters, which the layout must step over.
+        let names = ["a \"q\" [x] {y}, z", "b\\", "c:]}"];
+        let parts = names
+            .iter()
+            .map(|n| Participant {
+                name: n.to_string(),
+                specs: vec!["random".into()],
+                results_from: 0,
+            })
+            .collect();
+        let mut t = new_tournament(settings, parts).unwrap();
+        let slot = t.games().nth(5).unwrap().0;
+        t.game_mut(slot).result = Some(Outcome {
+            winner: 1,
+            points: 3,
+            turns: 77,
+            versions: [0, 0],
+        });
+        let text = to_text(&t);
+        assert_eq!(parse(&text, Path::new("t.json")).unwrap(), t);
+        assert_eq!(serde_json::from_str::<Tournament>(&text).unwrap(), t);
+        // Short values stay on one line; each game has a line of its own.
+        assert!(text.contains("\n    \"type\": \"round-robin\",\n"), "{text}");
+        assert!(
+            text.lines().any(|l| l.trim() == "{\"id\":0,\"first\":0},"),
+            "{text}"
+        );
+        assert!(text.lines().all(|l| l.len() <= 130), "{text}");
+    }
+}

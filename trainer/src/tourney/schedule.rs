@@ -50,12 +50,30 @@ pub fn round_robin(p: usize) -> Vec<RoundPlan> {
         .collect()
 }
 
-/// A gauntlet: each of the first `n` participants meets every other participant once;
-/// the pairs are packed into rounds in which nobody plays twice (first fit, in order).
+/// A gauntlet: each of the first `n` participants meets every other participant once.
+/// When the others are at least as many as the gauntlet (`p − n ≥ n`), round `r`
+/// pairs gauntlet participant `i` with other `n + (i + r) mod (p − n)`, then a
+/// round-robin among the gauntlet follows: `p − 1` rounds (`p` for an odd gauntlet),
+/// the fewest possible. Otherwise the pairs are packed into rounds first fit.
 pub fn gauntlet(p: usize, n: usize) -> Vec<RoundPlan> {
-    let mut left: Vec<[usize; 2]> = (0..n.min(p))
-        .flat_map(|i| (i + 1..p).map(move |j| [i, j]))
-        .collect();
+    let n = n.min(p);
+    let others = p - n;
+    if n <= others {
+        let mut rounds: Vec<RoundPlan> = (0..others)
+            .map(|r| RoundPlan {
+                pairs: (0..n).map(|i| [i, n + (i + r) % others]).collect(),
+                byes: Vec::new(),
+            })
+            .collect();
+        if n >= 2 {
+            rounds.extend(round_robin(n).into_iter().map(|r| RoundPlan {
+                pairs: r.pairs,
+                byes: Vec::new(),
+            }));
+        }
+        return rounds;
+    }
+    let mut left: Vec<[usize; 2]> = (0..n).flat_map(|i| (i + 1..p).map(move |j| [i, j])).collect();
     let mut rounds = Vec::new();
     while !left.is_empty() {
         let mut busy = vec![false; p];
@@ -228,8 +246,12 @@ mod tests {
                 assert_eq!(n, u32::from(a != b && a.min(b) < 2), "{a} and {b}");
             }
         }
-        // Nobody plays twice in a round, so the first of the gauntlet needs 4 rounds.
+        // Nobody plays twice in a round; each of the gauntlet plays 4 games, in 4 rounds.
         assert_eq!(plan.len(), 4);
         assert_eq!(gauntlet(4, 1).len(), 3);
+        // A gauntlet larger than the rest is packed first fit: 4 of 5 against 1.
+        let plan = gauntlet(5, 4);
+        let m = meetings(5, &plan, false);
+        assert!((0..5).all(|a| (0..5).all(|b| m[a][b] == u32::from(a != b))));
     }
 }
