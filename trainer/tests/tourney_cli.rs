@@ -241,8 +241,9 @@ fn tourney_resumes_after_kill_9() {
     let mut child = spawn_run(&f, &["--workers", "1", "--batch", "1"]);
     let pid = child.id();
     let signal = |sig: &str| {
-        let st = Command::new("kill")
-            .args([sig, &pid.to_string()])
+        // The shell's built-in kill: no procps needed.
+        let st = Command::new("sh")
+            .args(["-c", &format!("kill {sig} {pid}")])
             .status()
             .unwrap();
         assert!(st.success(), "kill {sig}");
@@ -380,6 +381,44 @@ fn tourney_upgrade_and_replace_participants() {
     // Pubeval against itself with duplicate dice: each stream gives one win each.
     let later = &results(&t)[2..];
     assert_eq!(later[0].1 + later[1].1, 1, "{later:?}");
+    // Export replays each game with the version that played it: random for the first
+    // two, pubeval after; the records end as the file says.
+    let (sgf, mat, all) = (dir.join("sgf"), dir.join("mat"), dir.join("all.sgf"));
+    ok(&[
+        "tourney",
+        "export",
+        s(&f),
+        "--sgf",
+        s(&sgf),
+        "--mat",
+        s(&mat),
+        "--collection",
+        s(&all),
+        "--quiet",
+    ]);
+    let name = "c01-r01-p01-pubeval-vs-opp";
+    for path in [
+        sgf.join(format!("{name}.sgf")),
+        mat.join(format!("{name}.mat")),
+        all.clone(),
+    ] {
+        let m = board::records::load(&path).unwrap();
+        assert_eq!(m.len(), 1, "{}", path.display());
+        let got: Vec<(usize, u32)> = m[0]
+            .games
+            .iter()
+            .map(|g| g.result.map(|r| (r.winner.index(), r.points)).unwrap())
+            .collect();
+        let want: Vec<(usize, u32)> = t
+            .games()
+            .map(|(_, _, g)| {
+                g.result
+                    .map(|r| (usize::from(r.winner), u32::from(r.points)))
+                    .unwrap()
+            })
+            .collect();
+        assert_eq!(got, want, "{}", path.display());
+    }
     // Replace (by number): every result erased and replayed by the new player,
     // giving what a fresh tournament of the same players gives.
     let out = ok(&["tourney", "replace", s(&f), "2", "random"]);

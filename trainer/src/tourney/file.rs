@@ -300,9 +300,22 @@ impl Tournament {
         })
     }
 
-    /// The game at `slot`, for changing it.
+    /// The game at `slot`, for changing it (`slot` must come from [`Tournament::games`]
+    /// of this schedule; see [`Tournament::get_mut`] otherwise).
     pub fn game_mut(&mut self, slot: Slot) -> &mut Game {
         &mut self.schedule[slot.cycle].rounds[slot.round].pairings[slot.pairing].games[slot.game]
+    }
+
+    /// The game at `slot`, if the schedule has one there.
+    pub fn get_mut(&mut self, slot: Slot) -> Option<&mut Game> {
+        self.schedule
+            .get_mut(slot.cycle)?
+            .rounds
+            .get_mut(slot.round)?
+            .pairings
+            .get_mut(slot.pairing)?
+            .games
+            .get_mut(slot.game)
     }
 
     /// Rounds in each cycle once the schedule is complete.

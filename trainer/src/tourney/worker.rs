@@ -273,20 +273,13 @@ fn record(t: &mut Tournament, results: &[(Job, Outcome)]) -> (u64, u64) {
             .iter()
             .zip(outcome.versions)
             .all(|(&i, v)| v >= t.participants[i].results_from);
-        let ours = t
-            .schedule
-            .get(job.slot.cycle)
-            .and_then(|c| c.rounds.get(job.slot.round))
-            .and_then(|r| r.pairings.get(job.slot.pairing))
-            .and_then(|p| p.games.get(job.slot.game))
-            .is_some_and(|g| g.id == job.game.id && g.running.as_ref() == Some(&job.claim));
-        if ours && counts {
-            let g = t.game_mut(job.slot);
-            g.running = None;
-            g.result = Some(*outcome);
-            kept += 1;
-        } else {
-            dropped += 1;
+        match t.get_mut(job.slot) {
+            Some(g) if counts && g.id == job.game.id && g.running.as_ref() == Some(&job.claim) => {
+                g.running = None;
+                g.result = Some(*outcome);
+                kept += 1;
+            }
+            _ => dropped += 1,
         }
     }
     (kept, dropped)
@@ -444,10 +437,11 @@ fn work(shared: &Shared<'_>, thread: u32) -> Result<(), TrainerError> {
                 let _ = shared.store.update(|t| {
                     let mut changed = false;
                     for job in &jobs {
-                        let g = t.game_mut(job.slot);
-                        if g.running.as_ref() == Some(&job.claim) {
-                            g.running = None;
-                            changed = true;
+                        if let Some(g) = t.get_mut(job.slot) {
+                            if g.running.as_ref() == Some(&job.claim) {
+                                g.running = None;
+                                changed = true;
+                            }
                         }
                     }
                     Ok(((), changed))
