@@ -30,7 +30,11 @@ enum Command {
     New(NewArgs),
     Run(RunArgs),
     Standings(StandingsArgs),
+    /// Give a participant a new player for the games not started yet (its results
+    /// stay).
     Upgrade(ChangeArgs),
+    /// Give a participant a new player and erase its results, so that all its games
+    /// are played again.
     Replace(ChangeArgs),
     Export(ExportArgs),
 }

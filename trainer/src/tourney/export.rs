@@ -14,7 +14,7 @@ use rayon::prelude::*;
 
 use crate::error::TrainerError;
 use crate::player::{self, DataPaths, Player};
-use crate::tourney::file::{Slot, Tournament};
+use crate::tourney::file::{self, Slot, Tournament};
 use crate::tourney::play;
 
 /// Where to write records.
@@ -163,8 +163,8 @@ fn write_atomic(path: &Path, text: &str) -> Result<(), TrainerError> {
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(".tmp");
     let tmp = PathBuf::from(tmp);
-    std::fs::write(&tmp, text).map_err(|e| TrainerError::io(&tmp, e))?;
-    std::fs::rename(&tmp, path).map_err(|e| TrainerError::io(path, e))
+    std::fs::write(&tmp, text).map_err(|e| file::io_error(&tmp, e))?;
+    std::fs::rename(&tmp, path).map_err(|e| file::io_error(path, e))
 }
 
 /// Writes the records `opts` asks for; returns the files written.
@@ -175,7 +175,7 @@ pub fn export(sessions: &[Session], opts: &ExportOptions) -> Result<Vec<PathBuf>
         (&opts.mat_dir, Format::Mat, "mat"),
     ] {
         let Some(dir) = dir else { continue };
-        std::fs::create_dir_all(dir).map_err(|e| TrainerError::io(dir, e))?;
+        std::fs::create_dir_all(dir).map_err(|e| file::io_error(dir, e))?;
         for s in sessions {
             let path = dir.join(s.file_name(ext));
             records::save(&path, &s.record, format)?;

@@ -388,9 +388,15 @@ pub fn parse(text: &str, path: &Path) -> Result<Tournament, TrainerError> {
     Ok(t)
 }
 
+/// An I/O error on `path` as one message (through anyhow's chain, the trainer's `Io`
+/// variant would show the system error twice).
+pub fn io_error(path: &Path, e: std::io::Error) -> TrainerError {
+    TrainerError::Invalid(format!("{}: {e}", path.display()))
+}
+
 /// Reads and checks the tournament file at `path`.
 pub fn read(path: &Path) -> Result<Tournament, TrainerError> {
-    let text = std::fs::read_to_string(path).map_err(|e| TrainerError::io(path, e))?;
+    let text = std::fs::read_to_string(path).map_err(|e| io_error(path, e))?;
     parse(&text, path)
 }
 

@@ -57,19 +57,19 @@ impl Store {
             .read(true)
             .write(true)
             .open(&self.lock)
-            .map_err(|e| TrainerError::io(&self.lock, e))?;
-        f.lock().map_err(|e| TrainerError::io(&self.lock, e))?;
+            .map_err(|e| file::io_error(&self.lock, e))?;
+        f.lock().map_err(|e| file::io_error(&self.lock, e))?;
         Ok(f)
     }
 
     fn write(&self, t: &Tournament) -> Result<(), TrainerError> {
         let text = file::to_text(t);
-        let mut f = File::create(&self.tmp).map_err(|e| TrainerError::io(&self.tmp, e))?;
+        let mut f = File::create(&self.tmp).map_err(|e| file::io_error(&self.tmp, e))?;
         f.write_all(text.as_bytes())
-            .map_err(|e| TrainerError::io(&self.tmp, e))?;
-        f.sync_all().map_err(|e| TrainerError::io(&self.tmp, e))?;
+            .map_err(|e| file::io_error(&self.tmp, e))?;
+        f.sync_all().map_err(|e| file::io_error(&self.tmp, e))?;
         drop(f);
-        fs::rename(&self.tmp, &self.path).map_err(|e| TrainerError::io(&self.path, e))
+        fs::rename(&self.tmp, &self.path).map_err(|e| file::io_error(&self.path, e))
     }
 
     /// Writes a new tournament; an existing file is an error unless `overwrite`.
