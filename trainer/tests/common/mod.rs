@@ -11,7 +11,9 @@ pub const GNUBG: &str = "/usr/games/gnubg";
 
 /// A file of the repository's testdata.
 pub fn testdata(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../testdata").join(name)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../testdata")
+        .join(name)
 }
 
 /// True when every path exists. Missing files fail the test under
