@@ -8,12 +8,14 @@ use evaluator::weights::WeightsError;
 #[non_exhaustive]
 pub enum TrainerError {
     /// A file could not be read or written.
-    #[error("{path}: {source}")]
+    // The system error is part of the message, not a `source`: error reports that
+    // print the chain would otherwise show it twice.
+    #[error("{path}: {error}")]
     Io {
         /// The file.
         path: String,
         /// The system error.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// A file's contents are not what was expected.
     #[error("{path}: {reason}")]
@@ -42,7 +44,7 @@ impl TrainerError {
     pub fn io(path: &std::path::Path, source: std::io::Error) -> TrainerError {
         TrainerError::Io {
             path: path.display().to_string(),
-            source,
+            error: source,
         }
     }
 

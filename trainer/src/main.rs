@@ -1,6 +1,5 @@
 //! The `trainer` command line: a thin layer over the trainer library.
 
-use std::io::Write;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -32,18 +31,5 @@ fn main() -> ExitCode {
         Command::Duel(args) => cmd::duel::run(args),
         Command::Tourney(args) => cmd::tourney::run(args),
     };
-    match result {
-        Ok(code) => code,
-        Err(err) => {
-            if err.chain().any(|e| {
-                e.downcast_ref::<std::io::Error>()
-                    .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
-            }) {
-                return ExitCode::SUCCESS;
-            }
-            let _ = std::io::stdout().flush();
-            eprintln!("trainer: {err:#}");
-            ExitCode::from(2)
-        }
-    }
+    evaluator::cli::exit_status("trainer", result)
 }
