@@ -59,6 +59,18 @@ pub enum BearoffError {
     /// Not enough memory allowed for the requested generation.
     #[error("{0}")]
     Memory(String),
+    /// An iterative solve reached its iteration limit before converging.
+    #[error("not converged after {iterations} iterations (residual {residual:.3e}, threshold {threshold:.1e}){hint}")]
+    NotConverged {
+        /// Iterations done.
+        iterations: u32,
+        /// Residual of the last one.
+        residual: f64,
+        /// The threshold asked for.
+        threshold: f64,
+        /// What the caller can do (e.g. where the checkpoint is).
+        hint: String,
+    },
 }
 
 impl BearoffError {

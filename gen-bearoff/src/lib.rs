@@ -1,17 +1,18 @@
-//! Bearoff databases in gnubg's file formats: this crate owns their generation (one-sided
-//! and two-sided, byte-identical to gnubg 1.07's `makebearoff`, parallel, in bounded
-//! memory), their file formats (gnubg's and bgkit's 64-bit "wide" variant) and the
-//! memory-mapped readers the evaluator uses. Hypergammon databases will share the
-//! [`format`] layer.
+//! Bearoff and hypergammon databases in gnubg's file formats: this crate owns their
+//! generation (one-sided and two-sided bearoff, byte-identical to gnubg 1.07's
+//! `makebearoff`, parallel, in bounded memory; hypergammon solved exactly, or
+//! byte-identical to `makehyper`), their file formats (gnubg's and bgkit's 64-bit "wide"
+//! variant) and the memory-mapped readers the evaluator uses.
 //!
 //! * [`format`]: indexing, headers, value encodings, mapped-file access (shared layer).
-//! * [`onesided`], [`twosided`]: generators, layouts and readers.
+//! * [`onesided`], [`twosided`], [`hyper`]: generators, layouts and readers.
 //! * [`BearoffDb`]: open any supported file and find out what it holds.
 //! * [`dump`], [`verify`]: gnubg-`bearoffdump`-style text and self-consistency checks.
 
 pub mod dump;
 pub mod error;
 pub mod format;
+pub mod hyper;
 pub mod levels;
 pub mod movegen;
 pub mod onesided;
@@ -24,6 +25,7 @@ pub use error::BearoffError;
 pub use format::encoding;
 pub use format::header::{Header, HeaderStyle, Kind, OneSidedParams, TwoSidedParams};
 pub use format::index::PositionIndex;
+pub use hyper::HyperDb;
 pub use onesided::OneSidedDb;
 pub use reader::BearoffDb;
 pub use twosided::TwoSidedDb;

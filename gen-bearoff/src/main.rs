@@ -1,4 +1,5 @@
-//! `gen-bearoff`: build, dump and verify bearoff databases in gnubg's formats.
+//! `gen-bearoff`: build, dump and verify bearoff and hypergammon databases in gnubg's
+//! formats.
 //!
 //! Exit codes: 0 success, 1 a clean negative answer (`verify` found a problem), 2 an
 //! error (printed once as `gen-bearoff: message`).
@@ -13,7 +14,7 @@ mod cmd;
 #[command(
     name = "gen-bearoff",
     version,
-    about = "Bearoff databases in gnubg's formats: generate, dump, verify"
+    about = "Bearoff and hypergammon databases in gnubg's formats: generate, dump, verify"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -26,10 +27,14 @@ enum Command {
     OneSided(cmd::one_sided::Args),
     /// Generate a two-sided database (gnubg `makebearoff -t PxC`).
     TwoSided(cmd::two_sided::Args),
+    /// Solve hypergammon and write gnubg's database (gnubg `makehyper -c C`).
+    Hyper(cmd::hyper::Args),
     /// Print one record as gnubg's `bearoffdump` does.
     Dump(cmd::dump::Args),
     /// Check a database's structure and recompute a sample of records.
     Verify(cmd::verify::Args),
+    /// Largest differences between two hypergammon databases.
+    Compare(cmd::compare::Args),
 }
 
 fn main() -> ExitCode {
@@ -37,8 +42,10 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::OneSided(a) => cmd::one_sided::run(a),
         Command::TwoSided(a) => cmd::two_sided::run(a),
+        Command::Hyper(a) => cmd::hyper::run(a),
         Command::Dump(a) => cmd::dump::run(a),
         Command::Verify(a) => cmd::verify::run(a),
+        Command::Compare(a) => cmd::compare::run(a),
     };
     match result {
         Ok(code) => code,

@@ -87,6 +87,8 @@ struct Search<'a, F: FnMut(u8, u8, u64)> {
     /// Second pass of a non-double: skip sequences without a bear-off (see
     /// [`for_each_sequence`]).
     prune: bool,
+    /// Scratch for the rank changes at the last die (prefix sums over the slots).
+    prefix: [u64; 33],
     leaf: &'a mut F,
 }
 
@@ -152,11 +154,11 @@ impl<F: FnMut(u8, u8, u64)> Search<'_, F> {
         let pips = pips + die as u8;
         let at_last = depth == self.last;
         // At the last die, rank changes come from prefix sums over the slots.
-        let mut prefix = [0u64; 33];
         if at_last {
             let hi = (top + 1).min(32);
+            self.prefix[0] = 0;
             for k in 0..hi {
-                prefix[k + 1] = prefix[k] + self.ranker.delta[k][usize::from(self.suffix[k] & 15)];
+                self.prefix[k + 1] = self.prefix[k] + self.ranker.delta[k][usize::from(self.suffix[k] & 15)];
             }
         }
         while sources != 0 {
@@ -170,7 +172,7 @@ impl<F: FnMut(u8, u8, u64)> Search<'_, F> {
             if at_last {
                 if !(self.prune && !bore_off && dest >= 0) {
                     let lo = (dest.max(-1) + 1) as usize;
-                    let j = self.index - (prefix[(src + 1) & 31] - prefix[lo & 31]);
+                    let j = self.index - (self.prefix[(src + 1) & 31] - self.prefix[lo & 31]);
                     (self.leaf)(depth as u8 + 1, pips, j);
                 }
                 continue;
@@ -268,6 +270,7 @@ pub fn for_each_sequence<F: FnMut(u8, u8, u64)>(
         last: if doubles { 3 } else { 1 },
         doubles,
         prune: false,
+        prefix: [0; 33],
         leaf,
     };
     if !search.sub(0, MAX_POINTS - 1, 0, false) {

@@ -5,6 +5,7 @@ use std::path::Path;
 use crate::error::BearoffError;
 use crate::format::header::{Header, Kind};
 use crate::format::mapped::MappedFile;
+use crate::hyper::HyperDb;
 use crate::onesided::OneSidedDb;
 use crate::twosided::TwoSidedDb;
 
@@ -15,6 +16,8 @@ pub enum BearoffDb {
     OneSided(OneSidedDb),
     /// Two-sided equities.
     TwoSided(TwoSidedDb),
+    /// Hypergammon probabilities and cubeful equities.
+    Hypergammon(HyperDb),
 }
 
 impl BearoffDb {
@@ -45,10 +48,11 @@ impl BearoffDb {
         match header.kind {
             Kind::OneSided(p) => Ok(BearoffDb::OneSided(OneSidedDb::from_file(file, p, header.style)?)),
             Kind::TwoSided(p) => Ok(BearoffDb::TwoSided(TwoSidedDb::from_file(file, p, header.style)?)),
-            Kind::Hypergammon { .. } => Err(BearoffError::WrongKind {
-                path: file.path().to_path_buf(),
-                why: "hypergammon databases are not supported by this reader yet".into(),
-            }),
+            Kind::Hypergammon { checkers } => Ok(BearoffDb::Hypergammon(HyperDb::from_file(
+                file,
+                checkers,
+                header.style,
+            )?)),
         }
     }
 
@@ -57,6 +61,9 @@ impl BearoffDb {
         match self {
             BearoffDb::OneSided(db) => Kind::OneSided(db.params()),
             BearoffDb::TwoSided(db) => Kind::TwoSided(db.params()),
+            BearoffDb::Hypergammon(db) => Kind::Hypergammon {
+                checkers: db.checkers(),
+            },
         }
     }
 
@@ -65,6 +72,7 @@ impl BearoffDb {
         match self {
             BearoffDb::OneSided(db) => db.path(),
             BearoffDb::TwoSided(db) => db.path(),
+            BearoffDb::Hypergammon(db) => db.path(),
         }
     }
 }

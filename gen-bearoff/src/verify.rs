@@ -24,10 +24,12 @@ pub struct VerifyReport {
     pub problems: Vec<String>,
     /// Total number of problems.
     pub problem_count: u64,
+    /// Measurements worth reporting even when all is well.
+    pub notes: Vec<String>,
 }
 
 impl VerifyReport {
-    fn problem(&mut self, text: String) {
+    pub(crate) fn problem(&mut self, text: String) {
         self.problem_count += 1;
         if self.problems.len() < 20 {
             self.problems.push(text);
@@ -66,7 +68,7 @@ impl SplitMix64 {
 }
 
 /// The indices to recompute: the first and last few, then random ones.
-fn sample(count: u64, samples: u64, seed: u64) -> Vec<u64> {
+pub(crate) fn sample(count: u64, samples: u64, seed: u64) -> Vec<u64> {
     let mut out: Vec<u64> = (0..count.min(8)).chain(count.saturating_sub(8)..count).collect();
     let mut rng = SplitMix64::new(seed);
     if samples >= count {
@@ -113,6 +115,7 @@ pub fn verify(
     match db {
         BearoffDb::OneSided(d) => verify_one_sided(d, samples, seed, progress),
         BearoffDb::TwoSided(d) => verify_two_sided(d, samples, seed, progress),
+        BearoffDb::Hypergammon(d) => crate::hyper::verify::verify_hyper(d, samples, seed, progress),
     }
 }
 

@@ -146,3 +146,46 @@ fn two_sided_dumps_match_bearoffdump() {
         compare(&c, &args, true);
     }
 }
+
+#[test]
+fn hyper_dumps_match_bearoffdump() {
+    if !have_gnubg("hyper_dumps_match_bearoffdump") {
+        return;
+    }
+    let dir = scratch("dump-hyper");
+    let f = dir.join("hyper2.bd");
+    run_ok(&[
+        "hyper",
+        "-c",
+        "2",
+        "-q",
+        "--no-checkpoint",
+        "-o",
+        f.to_str().unwrap(),
+    ]);
+    let start = board::Variant::Hypergammon2.start().position_id();
+    for args in [
+        vec!["-n", "121792"],
+        vec!["-n", "16695"],
+        vec!["-n", "1"],
+        vec!["-p", start.as_str()],
+    ] {
+        let g = without_board(&bearoffdump(&f, &args));
+        let o: Vec<String> = ours(&f, &args).split('\n').map(str::to_string).collect();
+        // Ours prints gnubg's lines, then the probabilities and cubeless equity gnubg
+        // leaves out (before the final empty line).
+        let common = g.len() - 1;
+        assert!(
+            o.len() > g.len(),
+            "{args:?}\n{}\n---\n{}",
+            g.join("\n"),
+            o.join("\n")
+        );
+        assert_eq!(g[..common], o[..common], "{args:?}");
+        assert!(
+            o[common].starts_with("Cubeless equity"),
+            "{args:?}: {}",
+            o[common]
+        );
+    }
+}

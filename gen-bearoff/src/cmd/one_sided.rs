@@ -124,7 +124,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         write_normal(&table, header.to_bytes(), &mut out)
             .with_context(|| format!("cannot write {}", out.partial().display()))?;
     } else {
-        let table = generate_exact(&index, gammon, &progress);
+        let table = generate_exact(&index, gammon, limit - need, &progress);
         bar.finish_and_clear();
         let mut opts = OneSidedWriteOptions {
             params,

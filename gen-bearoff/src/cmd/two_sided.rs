@@ -9,7 +9,7 @@ use clap::Parser;
 
 use gen_bearoff::format::header::{Header, Kind, TwoSidedParams};
 use gen_bearoff::output::AtomicOutput;
-use gen_bearoff::twosided::generate_two_sided;
+use gen_bearoff::twosided::{generate_two_sided, TwoSidedRun};
 use gen_bearoff::{HeaderStyle, PositionIndex};
 
 use super::common::{
@@ -47,6 +47,15 @@ pub struct Args {
     /// Cap the size of an output band (forces bucket files; for testing and tuning).
     #[arg(long, value_parser = parse_size, hide = true)]
     pub band_size: Option<u64>,
+    /// Continue an interrupted run (its state file FILE.state and bucket files
+    /// FILE.bucketN). Only runs that use bucket files can be resumed: those whose output
+    /// does not fit in memory, and all long ones (2^28 records and more); shorter runs
+    /// start again from the beginning.
+    #[arg(long)]
+    pub resume: bool,
+    /// For tests: stop with an error after this pip-sum level, as if interrupted.
+    #[arg(long, hide = true)]
+    pub stop_after_level: Option<usize>,
     /// No progress bar or messages.
     #[arg(long, short = 'q')]
     pub quiet: bool,
@@ -110,16 +119,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
             }
         }
     };
-    let result = generate_two_sided(
-        params,
-        limit,
-        args.band_size,
-        header.to_bytes(),
-        &mut out,
-        &scratch,
-        &on_plan,
-        &progress,
-    );
+    let run = TwoSidedRun {
+        memory_limit: limit,
+        band_limit: args.band_size,
+        scratch,
+        resume: args.resume,
+        stop_after_level: args.stop_after_level,
+    };
+    let result = generate_two_sided(params, &run, header.to_bytes(), &mut out, &on_plan, &progress);
     if let Ok(mut b) = bar_cell.lock() {
         if let Some(b) = b.take() {
             b.finish_and_clear();

@@ -51,6 +51,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
             report.structural,
             report.recomputed
         );
+        for n in &report.notes {
+            println!("  {n}");
+        }
         Ok(ExitCode::SUCCESS)
     } else {
         println!(
@@ -60,7 +63,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             report.structural,
             report.recomputed
         );
-        for p in &report.problems {
+        for p in report.problems.iter().chain(&report.notes) {
             println!("  {p}");
         }
         Ok(ExitCode::from(1))

@@ -15,7 +15,7 @@ use crate::encoding::{rolls_score, round_distribution, ROLLS as SLOTS};
 use crate::format::index::PositionIndex;
 use crate::levels::PipLevels;
 use crate::movegen::{
-    counts_of, for_each_sequence, for_each_single_move, Counts, Ranker, SaveFilter, Saved, ROLLS,
+    counts_of, for_each_sequence, for_each_single_move, Counts, Ranker, SaveFilter, Saved, MAX_POINTS, ROLLS,
 };
 
 /// Where a position's successors' values come from (the table being built, or a file
@@ -29,20 +29,40 @@ pub trait ExactSource: Sync {
     fn gammon(&self, j: u64) -> [u16; SLOTS];
     /// If known: the first best single-checker successors of position `x` with `die`
     /// (by bear-off score, by gammon score), in the order of [`for_each_single_move`].
-    fn best_single(&self, _x: u64, _die: u8) -> Option<(u64, u64)> {
+    fn best_single(&self, _x: u64, _die: u8) -> Option<(Scored, Scored)> {
         None
+    }
+    /// If known: the outcome of gnubg's doubles search from position `x` with three
+    /// more sub-moves of `die`, sources at most `bound` (see [`DoublesWindow`]): the
+    /// sub-moves the longest sequences use and their first best successors (bear-off,
+    /// gammon).
+    fn best_double(&self, _x: u64, _die: u8, _bound: usize) -> Option<(u8, Scored, Scored)> {
+        None
+    }
+    /// Position `j` with its bear-off score, and with its gammon score.
+    #[inline]
+    fn scored(&self, j: u64) -> (Scored, Scored) {
+        let (r, g) = self.scores(j);
+        ((j, r), (j, g))
     }
 }
 
+/// A successor with the score that ranks it.
+pub type Scored = (u64, u32);
+
+/// Per position and die: the first best single-checker successors and their scores,
+/// `[bear-off best, its bear-off score, gammon best, its gammon score]`.
+pub type SingleBests = [[u32; 4]; 6];
+
 /// First best single-checker successors of position `x` for each die (see
-/// [`ExactSource::best_single`]): `(bear-off best, gammon best)` indices.
+/// [`ExactSource::best_single`]), with their scores.
 pub fn best_single_moves(
     ranker: &Ranker,
     index: &PositionIndex,
     x: u64,
     src: &impl ExactSource,
-) -> [(u32, u32); 6] {
-    let mut out = [(0u32, 0u32); 6];
+) -> SingleBests {
+    let mut out = [[0u32; 4]; 6];
     if x == 0 {
         return out;
     }
@@ -59,7 +79,7 @@ pub fn best_single_moves(
                 gbest = (rg, j);
             }
         });
-        *slot = (best.1 as u32, gbest.1 as u32);
+        *slot = [best.1 as u32, best.0, gbest.1 as u32, gbest.0];
     }
     out
 }
@@ -80,10 +100,11 @@ impl Choice {
         }
     }
 
-    /// Offers the successors `j` (bear-off candidate) and `g` (gammon candidate) of a
-    /// block of sequences that all have `moves` sub-moves and `pips` pips.
+    /// Offers the successors `j` (bear-off candidate) and `g` (gammon candidate), with
+    /// their scores, of a block of sequences that all have `moves` sub-moves and `pips`
+    /// pips.
     #[inline]
-    fn offer(&mut self, moves: u8, pips: u8, j: u64, g: u64, src: &impl ExactSource, want_gammon: bool) {
+    fn offer(&mut self, moves: u8, pips: u8, j: Scored, g: Scored, want_gammon: bool) {
         match self.filter.offer(moves, pips) {
             Saved::Discard => return,
             Saved::Restart => {
@@ -92,15 +113,11 @@ impl Choice {
             }
             Saved::Keep => {}
         }
-        let r = src.scores(j).0;
-        if r < self.best.0 {
-            self.best = (r, j);
+        if j.1 < self.best.0 {
+            self.best = (j.1, j.0);
         }
-        if want_gammon {
-            let rg = src.scores(g).1;
-            if rg < self.gbest.0 {
-                self.gbest = (rg, g);
-            }
+        if want_gammon && g.1 < self.gbest.0 {
+            self.gbest = (g.1, g.0);
         }
     }
 }
@@ -109,6 +126,12 @@ impl Choice {
 /// any: from the exact point, or from the highest point when the die is larger.
 fn bear_off_successor(ranker: &Ranker, board: &Counts, index: u64, die: u8) -> Option<u64> {
     let top = board.iter().rposition(|&c| c > 0)?;
+    bear_off_from(ranker, board, top, index, die)
+}
+
+/// [`bear_off_successor`] with the highest occupied point `top` given.
+#[inline]
+fn bear_off_from(ranker: &Ranker, board: &Counts, top: usize, index: u64, die: u8) -> Option<u64> {
     let die = usize::from(die);
     let src = if top > 5 {
         return None;
@@ -142,29 +165,224 @@ fn non_double_with_tables(
 ) -> Option<Choice> {
     let mut choice = Choice::new();
     let mut ok = true;
+    let off = src.scored(0);
     for_each_single_move(ranker, board, i, d0, &mut |_, _, i1, _| {
         if i1 == 0 {
-            choice.offer(1, d0, 0, 0, src, want_gammon);
+            choice.offer(1, d0, off.0, off.1, want_gammon);
         } else if let Some((j, g)) = src.best_single(i1, d1) {
-            choice.offer(2, d0 + d1, j, g, src, want_gammon);
+            choice.offer(2, d0 + d1, j, g, want_gammon);
         } else {
             ok = false;
         }
     });
     for_each_single_move(ranker, board, i, d1, &mut |_, dest, i1, b1| {
         if i1 == 0 {
-            choice.offer(1, d1, 0, 0, src, want_gammon);
+            choice.offer(1, d1, off.0, off.1, want_gammon);
         } else if dest < 0 {
             if let Some((j, g)) = src.best_single(i1, d0) {
-                choice.offer(2, d0 + d1, j, g, src, want_gammon);
+                choice.offer(2, d0 + d1, j, g, want_gammon);
             } else {
                 ok = false;
             }
         } else if let Some(j) = bear_off_successor(ranker, b1, i1, d0) {
-            choice.offer(2, d0 + d1, j, j, src, want_gammon);
+            let (a, g) = src.scored(j);
+            choice.offer(2, d0 + d1, a, g, want_gammon);
         }
     });
     ok.then_some(choice)
+}
+
+/// A double using the doubles window: each first move opens a block of sequences (the
+/// rest of the search from the position after it, sources at most the first move's),
+/// whose longest sequences' first best is stored.
+fn double_with_tables(
+    ranker: &Ranker,
+    board: &Counts,
+    i: u64,
+    d: u8,
+    src: &impl ExactSource,
+    want_gammon: bool,
+) -> Option<Choice> {
+    let mut choice = Choice::new();
+    let mut ok = true;
+    for_each_single_move(ranker, board, i, d, &mut |s, _, i1, _| {
+        if let Some((m, j, g)) = src.best_double(i1, d, s) {
+            choice.offer(1 + m, (1 + m) * d, j, g, want_gammon);
+        } else {
+            ok = false;
+        }
+    });
+    ok.then_some(choice)
+}
+
+/// The doubles search of gnubg's `GenerateMoves`, tabulated per position for a window of
+/// pip levels.
+///
+/// After a first sub-move from source `s` a double continues with up to three more
+/// sub-moves of the same die, each from a source no higher than the one before. For every
+/// position `x`, die, number of sub-moves `k` still to play (1-3) and bound `s` on the
+/// next source, the window keeps how many sub-moves the longest sequences of that
+/// sub-search use and their first best successors in gnubg's order, by bear-off and by
+/// gammon score. Entry `k` is built from entries `k - 1` of the positions one sub-move
+/// lower, so one lookup replaces a three-level search. gnubg keeps only the longest
+/// sequences of a roll and, among them, the first best; blocks offered in search order
+/// with their own longest length and first best give the same choice.
+///
+/// A position's entries are needed only while positions at most 6 pips higher are
+/// computed, so 7 pip levels are kept.
+#[derive(Debug)]
+pub struct DoublesWindow {
+    points: usize,
+    stride: usize,
+    slots: [Vec<u32>; WINDOW],
+    /// Per position: its rank within its pip level, and its level modulo [`WINDOW`] in
+    /// the top 3 bits (one load finds an entry).
+    loc: Vec<u32>,
+}
+
+const WINDOW: usize = 7;
+
+impl DoublesWindow {
+    /// `u32` values per position: 6 dice × `points` bounds × 3 depths × 4 (bear-off
+    /// best with the sequence length in its top bits, its score, gammon best, its
+    /// score); the three depths of one die and bound share a cache line.
+    pub fn stride(points: usize) -> usize {
+        6 * 3 * points * 4
+    }
+
+    /// Bytes the window needs for `levels`.
+    pub fn bytes(levels: &PipLevels, points: usize) -> u64 {
+        let mut sizes: Vec<usize> = (0..=levels.max_pip()).map(|p| levels.len_of(p)).collect();
+        sizes.sort_unstable();
+        let largest: usize = sizes.iter().rev().take(WINDOW).sum();
+        (largest * Self::stride(points) * 4) as u64
+    }
+
+    fn new(points: usize, levels: &PipLevels) -> DoublesWindow {
+        let loc = levels
+            .pip
+            .iter()
+            .zip(&levels.rank)
+            .map(|(&p, &r)| r | ((usize::from(p) % WINDOW) as u32) << 29)
+            .collect();
+        DoublesWindow {
+            points,
+            stride: Self::stride(points),
+            slots: Default::default(),
+            loc,
+        }
+    }
+
+    /// Where position `x`'s entries for die `d` and bound `bound` start.
+    #[inline(always)]
+    fn at(&self, x: u64, d: u8, bound: usize) -> (&[u32], usize) {
+        let loc = self.loc[x as usize];
+        let slot = &self.slots[(loc >> 29) as usize];
+        let at = (loc & 0x1FFF_FFFF) as usize * self.stride
+            + ((usize::from(d) - 1) * self.points + bound.min(self.points - 1)) * 12;
+        (slot, at)
+    }
+
+    #[inline]
+    fn entry(&self, x: u64, d: u8, k: usize, bound: usize) -> (u8, Scored, Scored) {
+        let (slot, at) = self.at(x, d, bound);
+        let at = at + (k - 1) * 4;
+        let e = &slot[at..at + 4];
+        (
+            (e[0] >> 30) as u8,
+            (u64::from(e[0] & 0x3FFF_FFFF), e[1]),
+            (u64::from(e[2]), e[3]),
+        )
+    }
+
+    /// Fills the entries of a position (its successors' entries must be present) from
+    /// its single moves `moves[d - 1]` (sources descending, as [`for_each_single_move`]
+    /// lists them) and its own scores `here`.
+    fn compute(
+        &self,
+        here: (Scored, Scored),
+        moves: &[SingleMoves; 6],
+        src: &impl ExactSource,
+        out: &mut [u32],
+    ) {
+        let p = self.points;
+        // `a`'s sequences come first in gnubg's order; `b` with no moves is empty.
+        let better = |a: (u8, Scored, Scored), b: (u8, Scored, Scored)| {
+            if b.0 == 0 || a.0 > b.0 {
+                return a;
+            }
+            if b.0 > a.0 {
+                return b;
+            }
+            let bear = if a.1 .1 <= b.1 .1 { a.1 } else { b.1 };
+            let gam = if a.2 .1 <= b.2 .1 { a.2 } else { b.2 };
+            (a.0, bear, gam)
+        };
+        for d in 1..=6u8 {
+            let m = &moves[usize::from(d) - 1];
+            for k in 1..=3usize {
+                let base = (usize::from(d) - 1) * p * 12 + (k - 1) * 4;
+                let mut cur = (0u8, here.0, here.1);
+                // Sources ascending, so that bound `s` puts the move from `s` in front.
+                let mut next = m.len;
+                for s in 0..p {
+                    if next > 0 && usize::from(m.list[next - 1].0) == s {
+                        next -= 1;
+                        let x1 = m.list[next].2;
+                        let c = if k == 1 {
+                            let (a, g) = src.scored(x1);
+                            (1, a, g)
+                        } else {
+                            let (n, b, g) = self.entry(x1, d, k - 1, s);
+                            (1 + n, b, g)
+                        };
+                        cur = better(c, cur);
+                    }
+                    out[base + 12 * s..base + 12 * s + 4].copy_from_slice(&[
+                        cur.1 .0 as u32 | u32::from(cur.0) << 30,
+                        cur.1 .1,
+                        cur.2 .0 as u32,
+                        cur.2 .1,
+                    ]);
+                }
+            }
+        }
+    }
+
+    /// Fetches ahead the entries of `x` for die `d` and bound `bound` (all depths).
+    #[inline]
+    fn prefetch(&self, x: u64, d: u8, bound: usize) {
+        let (slot, at) = self.at(x, d, bound);
+        if let Some(e) = slot.get(at) {
+            crate::hyper::kernel::prefetch(e);
+        }
+    }
+}
+
+/// The single-checker moves of a position with one die: `(source, destination,
+/// successor)`, sources descending (destination below 0: borne off).
+#[derive(Clone, Copy, Debug)]
+pub struct SingleMoves {
+    list: [(u8, i8, u64); MAX_POINTS],
+    len: usize,
+}
+
+impl SingleMoves {
+    fn of(ranker: &Ranker, board: &Counts, x: u64, d: u8) -> SingleMoves {
+        let mut m = SingleMoves {
+            list: [(0, 0, 0); MAX_POINTS],
+            len: 0,
+        };
+        for_each_single_move(ranker, board, x, d, &mut |s, dest, j, _| {
+            m.list[m.len] = (s as u8, dest as i8, j);
+            m.len += 1;
+        });
+        m
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &(u8, i8, u64)> {
+        self.list[..self.len].iter()
+    }
 }
 
 /// One position's two arrays.
@@ -201,12 +419,13 @@ pub fn compute_exact(
         let tabled = if d0 != d1 {
             non_double_with_tables(ranker, &board, i, d0, d1, src, want_gammon)
         } else {
-            None
+            double_with_tables(ranker, &board, i, d0, src, want_gammon)
         };
         let choice = tabled.unwrap_or_else(|| {
             let mut c = Choice::new();
             for_each_sequence(ranker, &board, i, d0, d1, true, &mut |m, p, j| {
-                c.offer(m, p, j, j, src, want_gammon);
+                let (a, g) = src.scored(j);
+                c.offer(m, p, a, g, want_gammon);
             });
             c
         });
@@ -223,6 +442,153 @@ pub fn compute_exact(
         }
     }
     (round_distribution(&acc), round_distribution(&gacc))
+}
+
+/// What generation computes for one position in one pass: its arrays, its best single
+/// moves and (with a doubles window) its window entries, all from one enumeration of
+/// its single-checker moves. Same arrays as [`compute_exact`] (tested; the MD5 tests
+/// cover it too).
+fn compute_position(
+    index: &PositionIndex,
+    ranker: &Ranker,
+    i: u64,
+    gammon: bool,
+    src: &TableSource,
+    window_out: Option<&mut [u32]>,
+) -> (ExactRecord, SingleBests) {
+    let board = counts_of(index, i).expect("index in range");
+    let on_board: u32 = board.iter().map(|&c| u32::from(c)).sum();
+    let want_gammon = gammon && on_board == 15;
+    let moves: [SingleMoves; 6] = std::array::from_fn(|d| SingleMoves::of(ranker, &board, i, d as u8 + 1));
+    let occupied = board
+        .iter()
+        .enumerate()
+        .fold(0u32, |m, (k, &c)| if c > 0 { m | 1 << k } else { m });
+    // Fetch what the rolls will read while the moves are still being listed.
+    for (d, m) in moves.iter().enumerate() {
+        for &(s1, _, x1) in m.iter() {
+            let row = &src.singles[x1 as usize];
+            crate::hyper::kernel::prefetch(&row[0]);
+            crate::hyper::kernel::prefetch(&row[5]);
+            if let Some(w) = src.doubles {
+                w.prefetch(x1, d as u8 + 1, usize::from(s1));
+            }
+        }
+    }
+    let off = src.scored(0);
+    let mut acc = [0u32; SLOTS];
+    let mut gacc = [0u32; SLOTS];
+    if !want_gammon {
+        gacc[0] = 0xFFFF * 36;
+    }
+    let mut chosen = [(0u64, 0u64); 21];
+    // Doubles last: their window entries were fetched ahead at the start. (Integer sums:
+    // the order does not matter.)
+    let order = (0..21)
+        .filter(|&r| ROLLS[r].0 != ROLLS[r].1)
+        .chain((0..21).filter(|&r| ROLLS[r].0 == ROLLS[r].1));
+    for r in order {
+        let (d0, d1, _) = ROLLS[r];
+        let mut choice = Choice::new();
+        if d0 != d1 {
+            for &(_, _, i1) in moves[usize::from(d0) - 1].iter() {
+                if i1 == 0 {
+                    choice.offer(1, d0, off.0, off.1, want_gammon);
+                } else {
+                    let e = src.singles[i1 as usize][usize::from(d1) - 1];
+                    choice.offer(
+                        2,
+                        d0 + d1,
+                        (u64::from(e[0]), e[1]),
+                        (u64::from(e[2]), e[3]),
+                        want_gammon,
+                    );
+                }
+            }
+            for &(s1, dest, i1) in moves[usize::from(d1) - 1].iter() {
+                if i1 == 0 {
+                    choice.offer(1, d1, off.0, off.1, want_gammon);
+                } else if dest < 0 {
+                    let e = src.singles[i1 as usize][usize::from(d0) - 1];
+                    choice.offer(
+                        2,
+                        d0 + d1,
+                        (u64::from(e[0]), e[1]),
+                        (u64::from(e[2]), e[3]),
+                        want_gammon,
+                    );
+                } else {
+                    // The die d0 then bears off only if every checker is home.
+                    let s1 = usize::from(s1);
+                    let mut occ = occupied | 1 << dest;
+                    if board[s1] == 1 {
+                        occ &= !(1 << s1);
+                    }
+                    let top = 31 - occ.leading_zeros() as usize;
+                    if top > 5 {
+                        continue;
+                    }
+                    let mut b1 = board;
+                    b1[s1] -= 1;
+                    b1[dest as usize] += 1;
+                    if let Some(j) = bear_off_from(ranker, &b1, top, i1, d0) {
+                        let (a, g) = src.scored(j);
+                        choice.offer(2, d0 + d1, a, g, want_gammon);
+                    }
+                }
+            }
+        } else if let Some(win) = src.doubles {
+            for &(s1, _, i1) in moves[usize::from(d0) - 1].iter() {
+                let (m, j, g) = win.entry(i1, d0, 3, usize::from(s1));
+                choice.offer(1 + m, (1 + m) * d0, j, g, want_gammon);
+            }
+        } else {
+            for_each_sequence(ranker, &board, i, d0, d1, true, &mut |m, p, j| {
+                let (a, g) = src.scored(j);
+                choice.offer(m, p, a, g, want_gammon);
+            });
+        }
+        chosen[r] = (choice.best.1, choice.gbest.1);
+        crate::hyper::kernel::prefetch(&src.bearoff[choice.best.1 as usize]);
+        if want_gammon {
+            crate::hyper::kernel::prefetch(&src.gammons[choice.gbest.1 as usize]);
+        }
+    }
+    for (&(best, gbest), &(_, _, w)) in chosen.iter().zip(&ROLLS) {
+        let a = &src.bearoff[best as usize];
+        for t in 0..SLOTS - 1 {
+            acc[t + 1] += w * u32::from(a[t]);
+        }
+        if want_gammon {
+            let g = &src.gammons[gbest as usize];
+            for t in 0..SLOTS - 1 {
+                gacc[t + 1] += w * u32::from(g[t]);
+            }
+        }
+    }
+    let record = (round_distribution(&acc), round_distribution(&gacc));
+    // Best single moves, by bear-off and by gammon score, first best in move order.
+    let mut singles = [[0u32; 4]; 6];
+    for (slot, m) in singles.iter_mut().zip(&moves) {
+        let mut best = (u32::MAX, 0u64);
+        let mut gbest = (u32::MAX, 0u64);
+        for &(_, _, j) in m.iter() {
+            let (r, rg) = src.scores[j as usize];
+            if r < best.0 {
+                best = (r, j);
+            }
+            if rg < gbest.0 {
+                gbest = (rg, j);
+            }
+        }
+        *slot = [best.1 as u32, best.0, gbest.1 as u32, gbest.0];
+    }
+    if let (Some(out), Some(win)) = (window_out, src.doubles) {
+        let here_a = rolls_score(&record.0);
+        let here_g = if gammon { rolls_score(&record.1) } else { 0 };
+        win.compute(((i, here_a), (i, here_g)), &moves, src, out);
+    }
+    (record, singles)
 }
 
 /// A complete exact one-sided table in memory, in index order.
@@ -242,7 +608,8 @@ struct TableSource<'a> {
     bearoff: &'a [[u16; SLOTS]],
     gammons: &'a [[u16; SLOTS]],
     scores: &'a [(u32, u32)],
-    singles: &'a [[(u32, u32); 6]],
+    singles: &'a [SingleBests],
+    doubles: Option<&'a DoublesWindow>,
 }
 
 impl ExactSource for TableSource<'_> {
@@ -257,72 +624,100 @@ impl ExactSource for TableSource<'_> {
         self.gammons[j as usize]
     }
     #[inline]
-    fn best_single(&self, x: u64, die: u8) -> Option<(u64, u64)> {
-        let (a, b) = self.singles[x as usize][usize::from(die - 1)];
-        Some((u64::from(a), u64::from(b)))
+    fn best_single(&self, x: u64, die: u8) -> Option<(Scored, Scored)> {
+        let e = self.singles[x as usize][usize::from(die - 1)];
+        Some(((u64::from(e[0]), e[1]), (u64::from(e[2]), e[3])))
+    }
+    #[inline]
+    fn best_double(&self, x: u64, die: u8, bound: usize) -> Option<(u8, Scored, Scored)> {
+        self.doubles.map(|w| w.entry(x, die, 3, bound))
     }
 }
 
-/// Bytes of memory per position used by [`generate_exact`] (arrays, scores, levels).
+/// Bytes of memory per position used by [`generate_exact`] (arrays, scores, best single
+/// moves, levels), without the doubles window ([`DoublesWindow::bytes`]).
 pub fn exact_bytes_per_position(gammon: bool) -> u64 {
-    64 * (1 + u64::from(gammon)) + 8 + 48 + crate::levels::BYTES_PER_POSITION
+    64 * (1 + u64::from(gammon)) + 8 + 96 + crate::levels::BYTES_PER_POSITION
 }
 
 /// Generates the exact one-sided table for `points` × `checkers`. `progress` is called
-/// with the number of positions finished so far.
-pub fn generate_exact(index: &PositionIndex, gammon: bool, progress: &(dyn Fn(u64) + Sync)) -> ExactTable {
+/// with the number of positions finished so far. The doubles window (see
+/// [`DoublesWindow`]) is used if it fits in `window_budget` bytes; without it doubles
+/// are searched move by move (same result, slower).
+pub fn generate_exact(
+    index: &PositionIndex,
+    gammon: bool,
+    window_budget: u64,
+    progress: &(dyn Fn(u64) + Sync),
+) -> ExactTable {
     let n = index.count() as usize;
     let levels = PipLevels::new(index);
     let ranker = Ranker::new(index);
     let mut bearoff = vec![[0u16; SLOTS]; n];
     let mut gammons = vec![[0u16; SLOTS]; if gammon { n } else { 0 }];
     let mut scores = vec![(0u32, 0u32); n];
-    let mut singles = vec![[(0u32, 0u32); 6]; n];
+    let mut singles: Vec<SingleBests> = vec![[[0u32; 4]; 6]; n];
+    let points = index.points();
+    let mut window = (n < 1 << 30 && DoublesWindow::bytes(&levels, points) <= window_budget)
+        .then(|| DoublesWindow::new(points, &levels));
     let (a0, g0) = all_off();
     bearoff[0] = a0;
     if gammon {
         gammons[0] = g0;
     }
+    if let Some(w) = window.as_mut() {
+        w.slots[0] = vec![0; w.stride];
+    }
     let mut done = 1u64;
     progress(done);
     for p in 1..=levels.max_pip() {
         let level = levels.level(p);
-        let results: Vec<ExactRecord> = {
+        let mut slot = window
+            .as_mut()
+            .map(|w| {
+                let mut v = std::mem::take(&mut w.slots[p % WINDOW]);
+                v.resize(level.len() * w.stride, 0);
+                v
+            })
+            .unwrap_or_default();
+        let stride = window.as_ref().map_or(1, |w| w.stride);
+        let results: Vec<(ExactRecord, SingleBests)> = {
             let src = TableSource {
                 bearoff: &bearoff,
                 gammons: &gammons,
                 scores: &scores,
                 singles: &singles,
+                doubles: window.as_ref(),
             };
-            level
-                .par_iter()
-                .with_min_len(16)
-                .map(|&i| compute_exact(index, &ranker, u64::from(i), gammon, &src))
-                .collect()
+            let compute = |i: u32, out: Option<&mut [u32]>| {
+                compute_position(index, &ranker, u64::from(i), gammon, &src, out)
+            };
+            if slot.is_empty() {
+                level
+                    .par_iter()
+                    .with_min_len(16)
+                    .map(|&i| compute(i, None))
+                    .collect()
+            } else {
+                level
+                    .par_iter()
+                    .zip(slot.par_chunks_mut(stride))
+                    .with_min_len(16)
+                    .map(|(&i, out)| compute(i, Some(out)))
+                    .collect()
+            }
         };
-        for (&i, (a, g)) in level.iter().zip(results) {
+        if let Some(w) = window.as_mut() {
+            w.slots[p % WINDOW] = slot;
+        }
+        for (&i, ((a, g), m)) in level.iter().zip(results) {
             let i = i as usize;
             scores[i] = (rolls_score(&a), if gammon { rolls_score(&g) } else { 0 });
             bearoff[i] = a;
             if gammon {
                 gammons[i] = g;
             }
-        }
-        let level_singles: Vec<[(u32, u32); 6]> = {
-            let src = TableSource {
-                bearoff: &bearoff,
-                gammons: &gammons,
-                scores: &scores,
-                singles: &singles,
-            };
-            level
-                .par_iter()
-                .with_min_len(64)
-                .map(|&x| best_single_moves(&ranker, index, u64::from(x), &src))
-                .collect()
-        };
-        for (&x, m) in level.iter().zip(level_singles) {
-            singles[x as usize] = m;
+            singles[i] = m;
         }
         done += level.len() as u64;
         progress(done);
@@ -437,5 +832,45 @@ pub fn generate_normal(index: &PositionIndex, progress: &(dyn Fn(u64) + Sync)) -
     NormalTable {
         index: *index,
         records,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The one-pass generator with the doubles window gives the same tables as without
+    /// it (doubles searched move by move), and as the reference computation of each
+    /// record from the finished table.
+    #[test]
+    fn doubles_window_changes_nothing() {
+        for (points, checkers) in [(6, 15), (8, 6), (4, 15)] {
+            let index = PositionIndex::new(points, checkers).unwrap();
+            let fast = generate_exact(&index, true, u64::MAX, &|_| {});
+            let plain = generate_exact(&index, true, 0, &|_| {});
+            assert!(fast.bearoff == plain.bearoff, "{points}x{checkers}");
+            assert!(fast.gammons == plain.gammons, "{points}x{checkers}");
+            struct Finished<'a>(&'a ExactTable);
+            impl ExactSource for Finished<'_> {
+                fn scores(&self, j: u64) -> (u32, u32) {
+                    (
+                        rolls_score(&self.0.bearoff[j as usize]),
+                        rolls_score(&self.0.gammons[j as usize]),
+                    )
+                }
+                fn bearoff(&self, j: u64) -> [u16; SLOTS] {
+                    self.0.bearoff[j as usize]
+                }
+                fn gammon(&self, j: u64) -> [u16; SLOTS] {
+                    self.0.gammons[j as usize]
+                }
+            }
+            let ranker = Ranker::new(&index);
+            for i in (0..index.count()).step_by(7) {
+                let (a, g) = compute_exact(&index, &ranker, i, true, &Finished(&fast));
+                assert_eq!(a, fast.bearoff[i as usize], "{points}x{checkers} position {i}");
+                assert_eq!(g, fast.gammons[i as usize], "{points}x{checkers} position {i}");
+            }
+        }
     }
 }

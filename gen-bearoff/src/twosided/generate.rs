@@ -22,6 +22,16 @@
 //! into **bands**, each level's records are appended to one temporary bucket file per
 //! band, and at the end each band is assembled in memory and written in order. Memory is
 //! then bounded by `window + one band + tables`, and temporary disk by the database size.
+//! Long runs ([`LONG_RUN`] records and more) use bucket files even when everything would
+//! fit in memory, because they make the run resumable.
+//!
+//! # Resuming
+//! With bucket files, after every level the buckets are flushed and a small state file
+//! (`FILE.state`, next to the buckets `FILE.bucketK`) records the last finished level and
+//! the buckets' lengths. An interrupted run continues with `resume`: the buckets are cut
+//! back to the recorded lengths, the window (the last 24 levels) is read back from them,
+//! and generation goes on from the next level. The result is the same file as an
+//! uninterrupted run's (tested).
 
 use std::collections::VecDeque;
 use std::fs::{self, File};
@@ -31,7 +41,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use crate::error::BearoffError;
-use crate::format::encoding::equity_to_u16;
+use crate::format::encoding::{equity_from_u16, equity_to_u16};
 use crate::format::header::TwoSidedParams;
 use crate::format::index::PositionIndex;
 use crate::levels::PipLevels;
@@ -209,6 +219,10 @@ impl TwoSidedPlan {
 /// Window depth: a move lowers the pip count by at most 24.
 const WINDOW: usize = 24;
 
+/// Runs with at least this many records use bucket files (and so can be resumed) even
+/// when the output would fit in memory: about a minute of work on two cores.
+pub const LONG_RUN: u64 = 1 << 28;
+
 struct Layout {
     index: PositionIndex,
     levels: PipLevels,
@@ -325,7 +339,7 @@ fn plan_for(
     }
     // Everything in memory if it fits; otherwise bands, assembled after the window is
     // freed, so a band may use all memory but the tables.
-    let in_memory = fixed + output_bytes <= memory_limit && band_limit.is_none();
+    let in_memory = fixed + output_bytes <= memory_limit && band_limit.is_none() && n * n < LONG_RUN;
     let bands = if in_memory {
         vec![(0, n)]
     } else {
@@ -355,69 +369,328 @@ enum Sink {
     Buckets(Vec<(PathBuf, BufWriter<File>)>),
 }
 
+/// How to run a two-sided generation.
+#[derive(Clone, Debug)]
+pub struct TwoSidedRun {
+    /// Memory to plan for, bytes.
+    pub memory_limit: u64,
+    /// Cap on a band's bytes (forces bucket files).
+    pub band_limit: Option<u64>,
+    /// Path prefix of the temporary files: `<scratch>.bucketK`, `<scratch>.state` (the
+    /// extension of `scratch` is replaced).
+    pub scratch: PathBuf,
+    /// Continue an interrupted run from its state file, if there is one.
+    pub resume: bool,
+    /// For tests: stop with an error after this level, as if interrupted.
+    pub stop_after_level: Option<usize>,
+}
+
+impl TwoSidedRun {
+    /// The state file of a run writing to `scratch`.
+    pub fn state_path(scratch: &Path) -> PathBuf {
+        scratch.with_extension("state")
+    }
+
+    fn bucket_path(&self, k: usize) -> PathBuf {
+        self.scratch.with_extension(format!("bucket{k}"))
+    }
+}
+
 /// Generates a two-sided database and writes its data (after `header`, if any) to `out`.
-/// `scratch` is the path prefix for bucket files. `progress(done_records)`.
-#[allow(clippy::too_many_arguments)]
+/// `progress(done_records)`.
 pub fn generate_two_sided(
     params: TwoSidedParams,
-    memory_limit: u64,
-    band_limit: Option<u64>,
+    run: &TwoSidedRun,
     header: Option<[u8; 40]>,
     out: &mut dyn Write,
-    scratch: &Path,
     on_plan: &dyn Fn(&TwoSidedPlan),
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<TwoSidedPlan, BearoffError> {
     let index = check_params(params)?;
     let planes = if params.cubeful { 4 } else { 1 };
     let layout = Layout::new(index, planes);
-    let plan = plan_for(&layout, params, memory_limit, band_limit)?;
+    let mut plan = plan_for(&layout, params, run.memory_limit, run.band_limit)?;
+    let state_path = TwoSidedRun::state_path(&run.scratch);
+    let resumed = if plan.in_memory {
+        None
+    } else if state_path.exists() {
+        if !run.resume {
+            return Err(BearoffError::InvalidParameters(format!(
+                "{} is left from an interrupted run: pass --resume to continue it, or delete it and the bucket files next to it",
+                state_path.display()
+            )));
+        }
+        let state = State::read(&state_path)?;
+        state.check(&state_path, &plan)?;
+        // Keep the interrupted run's bands.
+        let row_bytes = plan.n * 2 * planes as u64;
+        plan.bands = state.bands.clone();
+        plan.band_bytes = plan
+            .bands
+            .iter()
+            .map(|&(a, b)| (b - a) * row_bytes)
+            .max()
+            .unwrap_or(0);
+        Some(state)
+    } else {
+        None
+    };
     on_plan(&plan);
     let succ = Successors::build(&index, &layout.levels)?;
     let n = plan.n;
+    let mut first_level = 0;
+    let mut window: VecDeque<Vec<i16>> = VecDeque::new();
     let mut sink = if plan.in_memory {
         Sink::Memory(vec![0u16; (n * n) as usize * planes])
     } else {
         let mut files = Vec::new();
         for k in 0..plan.bands.len() {
-            let p = scratch.with_extension(format!("bucket{k}"));
-            let f = File::create(&p).map_err(|e| BearoffError::io(&p, "cannot create", e))?;
+            let p = run.bucket_path(k);
+            let f = match &resumed {
+                Some(state) => {
+                    let f = fs::OpenOptions::new()
+                        .read(true)
+                        .write(true)
+                        .open(&p)
+                        .map_err(|e| BearoffError::io(&p, "cannot open to resume", e))?;
+                    let len = f
+                        .metadata()
+                        .map_err(|e| BearoffError::io(&p, "cannot stat", e))?
+                        .len();
+                    if len < state.buckets[k] {
+                        return Err(BearoffError::corrupt(
+                            &p,
+                            format!(
+                                "bucket is {len} bytes, the state file says {}; cannot resume (delete {} and start over)",
+                                state.buckets[k],
+                                state_path.display()
+                            ),
+                        ));
+                    }
+                    f.set_len(state.buckets[k])
+                        .map_err(|e| BearoffError::io(&p, "cannot truncate", e))?;
+                    let mut f = f;
+                    io::Seek::seek(&mut f, io::SeekFrom::End(0))
+                        .map_err(|e| BearoffError::io(&p, "cannot seek", e))?;
+                    f
+                }
+                None => File::create(&p).map_err(|e| BearoffError::io(&p, "cannot create", e))?,
+            };
             files.push((p, BufWriter::with_capacity(1 << 20, f)));
+        }
+        if let Some(state) = &resumed {
+            first_level = state.level + 1;
+            window = read_window(&layout, &plan, run, state.level)?;
+            progress(layout.level_records[..first_level].iter().sum());
         }
         Sink::Buckets(files)
     };
-    let result = run_levels(&layout, &succ, &plan, &mut sink, progress);
-    let finish = result.and_then(|()| {
-        let io_err = |e: io::Error| BearoffError::io(scratch, "cannot write", e);
-        if let Some(h) = header {
-            out.write_all(&h).map_err(io_err)?;
-        }
-        match &mut sink {
-            Sink::Memory(buf) => write_u16s(out, buf).map_err(io_err),
-            Sink::Buckets(files) => {
-                let paths: Vec<PathBuf> = files.iter().map(|(p, _)| p.clone()).collect();
-                for (p, w) in files.iter_mut() {
-                    w.flush().map_err(|e| BearoffError::io(p, "cannot write", e))?;
-                }
-                files.clear();
-                for (k, p) in paths.iter().enumerate() {
-                    assemble_band(&layout, &plan, k, p, out)?;
-                    let _ = fs::remove_file(p);
-                }
-                Ok(())
+    run_levels(
+        &layout,
+        &succ,
+        &plan,
+        run,
+        &mut sink,
+        first_level,
+        window,
+        progress,
+    )?;
+    let io_err = |e: io::Error| BearoffError::io(&run.scratch, "cannot write", e);
+    if let Some(h) = header {
+        out.write_all(&h).map_err(io_err)?;
+    }
+    match &mut sink {
+        Sink::Memory(buf) => write_u16s(out, buf).map_err(io_err)?,
+        Sink::Buckets(files) => {
+            let paths: Vec<PathBuf> = files.iter().map(|(p, _)| p.clone()).collect();
+            for (p, w) in files.iter_mut() {
+                w.flush().map_err(|e| BearoffError::io(p, "cannot write", e))?;
+            }
+            files.clear();
+            for (k, p) in paths.iter().enumerate() {
+                assemble_band(&layout, &plan, k, p, out)?;
+            }
+            // Done: the temporary files go (the caller commits the output).
+            let _ = fs::remove_file(&state_path);
+            for p in &paths {
+                let _ = fs::remove_file(p);
             }
         }
-    });
-    if let Sink::Buckets(files) = &sink {
-        for (p, _) in files {
-            let _ = fs::remove_file(p);
+    }
+    Ok(plan)
+}
+
+/// What the state file of a bucket-mode run records.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct State {
+    points: u8,
+    checkers: u8,
+    cubeful: bool,
+    bands: Vec<(u64, u64)>,
+    /// Last level completely appended to the buckets.
+    level: usize,
+    /// Bucket lengths after that level.
+    buckets: Vec<u64>,
+}
+
+const STATE_MAGIC: &str = "bgkit-two-sided-state 1";
+
+impl State {
+    fn write(&self, path: &Path) -> Result<(), BearoffError> {
+        let bands: Vec<String> = self.bands.iter().map(|(a, b)| format!("{a}-{b}")).collect();
+        let buckets: Vec<String> = self.buckets.iter().map(u64::to_string).collect();
+        let text = format!(
+            "{STATE_MAGIC}\npoints {}\ncheckers {}\ncubeful {}\nbands {}\nlevel {}\nbuckets {}\n",
+            self.points,
+            self.checkers,
+            u8::from(self.cubeful),
+            bands.join(" "),
+            self.level,
+            buckets.join(" ")
+        );
+        let tmp = path.with_extension("state-new");
+        fs::write(&tmp, text).map_err(|e| BearoffError::io(&tmp, "cannot write", e))?;
+        fs::rename(&tmp, path).map_err(|e| BearoffError::io(path, "cannot write", e))
+    }
+
+    fn read(path: &Path) -> Result<State, BearoffError> {
+        let text = fs::read_to_string(path).map_err(|e| BearoffError::io(path, "cannot read", e))?;
+        let bad = |why: &str| BearoffError::corrupt(path, format!("bad state file: {why}"));
+        let mut lines = text.lines();
+        if lines.next() != Some(STATE_MAGIC) {
+            return Err(bad("unknown format"));
+        }
+        let mut field = |name: &str| -> Result<Vec<String>, BearoffError> {
+            let line = lines.next().ok_or_else(|| bad("too short"))?;
+            let mut words = line.split(' ');
+            if words.next() != Some(name) {
+                return Err(bad(&format!("expected '{name}'")));
+            }
+            Ok(words.map(str::to_string).collect())
+        };
+        let num = |v: &[String]| -> Result<u64, BearoffError> {
+            match v {
+                [x] => x.parse().map_err(|_| bad("not a number")),
+                _ => Err(bad("expected one number")),
+            }
+        };
+        let points = num(&field("points")?)?;
+        let checkers = num(&field("checkers")?)?;
+        let cubeful = num(&field("cubeful")?)?;
+        let bands = field("bands")?
+            .iter()
+            .map(|b| {
+                let (a, c) = b.split_once('-').ok_or_else(|| bad("band"))?;
+                Ok((
+                    a.parse().map_err(|_| bad("band"))?,
+                    c.parse().map_err(|_| bad("band"))?,
+                ))
+            })
+            .collect::<Result<Vec<(u64, u64)>, BearoffError>>()?;
+        let level = num(&field("level")?)? as usize;
+        let buckets = field("buckets")?
+            .iter()
+            .map(|b| b.parse().map_err(|_| bad("bucket length")))
+            .collect::<Result<Vec<u64>, BearoffError>>()?;
+        if bands.is_empty() || buckets.len() != bands.len() || cubeful > 1 || points > 24 || checkers > 15 {
+            return Err(bad("inconsistent fields"));
+        }
+        Ok(State {
+            points: points as u8,
+            checkers: checkers as u8,
+            cubeful: cubeful == 1,
+            bands,
+            level,
+            buckets,
+        })
+    }
+
+    /// Whether this state belongs to `plan`'s database.
+    fn check(&self, path: &Path, plan: &TwoSidedPlan) -> Result<(), BearoffError> {
+        let p = plan.params;
+        if (self.points, self.checkers, self.cubeful) != (p.points, p.checkers, p.cubeful) {
+            return Err(BearoffError::WrongKind {
+                path: path.to_path_buf(),
+                why: format!(
+                    "the interrupted run built {}x{} ({}), this one asks for {}x{} ({})",
+                    self.points,
+                    self.checkers,
+                    if self.cubeful { "cubeful" } else { "cubeless" },
+                    p.points,
+                    p.checkers,
+                    if p.cubeful { "cubeful" } else { "cubeless" }
+                ),
+            });
+        }
+        let covers = self.bands.first().map(|b| b.0) == Some(0)
+            && self.bands.last().map(|b| b.1) == Some(plan.n)
+            && self.bands.windows(2).all(|w| w[0].1 == w[1].0 && w[0].0 < w[0].1);
+        if !covers || self.level >= plan.level_records.len() {
+            return Err(BearoffError::corrupt(
+                path,
+                "bad state file: bands or level out of range",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Records of band `k` in level `s`.
+fn band_records(layout: &Layout, band: (u64, u64), s: usize) -> u64 {
+    let (lo, hi) = Layout::x_range(layout.max_pip, s);
+    (lo..=hi)
+        .map(|x| {
+            let (r0, r1) = rank_range(&layout.levels, x, band.0, band.1);
+            ((r1 - r0) * layout.levels.len_of(s - x)) as u64
+        })
+        .sum()
+}
+
+/// Reads the last (up to) 24 levels up to `last` back from the buckets.
+fn read_window(
+    layout: &Layout,
+    plan: &TwoSidedPlan,
+    run: &TwoSidedRun,
+    last: usize,
+) -> Result<VecDeque<Vec<i16>>, BearoffError> {
+    let planes = layout.planes;
+    let levels = &layout.levels;
+    let first = (last + 1).saturating_sub(WINDOW);
+    let mut window: VecDeque<Vec<i16>> = (first..=last)
+        .map(|s| vec![0i16; layout.level_records[s] as usize * planes])
+        .collect();
+    for (k, &band) in plan.bands.iter().enumerate() {
+        let p = run.bucket_path(k);
+        let mut f = File::open(&p).map_err(|e| BearoffError::io(&p, "cannot open", e))?;
+        let skip: u64 = (0..first).map(|s| band_records(layout, band, s)).sum::<u64>() * 2 * planes as u64;
+        io::Seek::seek(&mut f, io::SeekFrom::Start(skip))
+            .map_err(|e| BearoffError::io(&p, "cannot seek", e))?;
+        let mut r = BufReader::with_capacity(1 << 20, f);
+        let mut rec = vec![0u8; 2 * planes];
+        for (cur, s) in window.iter_mut().zip(first..=last) {
+            let (lo, hi) = Layout::x_range(layout.max_pip, s);
+            for x in lo..=hi {
+                let y = s - x;
+                let nx = levels.len_of(x);
+                let (r0, r1) = rank_range(levels, x, band.0, band.1);
+                if r0 == r1 {
+                    continue;
+                }
+                let base = layout.block_start[s][x - lo] as usize * planes;
+                for ry in 0..levels.len_of(y) {
+                    for rx in r0..r1 {
+                        r.read_exact(&mut rec)
+                            .map_err(|e| BearoffError::io(&p, "cannot read back", e))?;
+                        for q in 0..planes {
+                            let u = u16::from_le_bytes([rec[2 * q], rec[2 * q + 1]]);
+                            cur[base + (ry * planes + q) * nx + rx] = equity_from_u16(u);
+                        }
+                    }
+                }
+            }
         }
     }
-    for k in 0..plan.bands.len() {
-        let _ = fs::remove_file(scratch.with_extension(format!("bucket{k}")));
-    }
-    finish?;
-    Ok(plan)
+    Ok(window)
 }
 
 fn write_u16s(out: &mut dyn Write, data: &[u16]) -> io::Result<()> {
@@ -435,19 +708,23 @@ fn write_u16s(out: &mut dyn Write, data: &[u16]) -> io::Result<()> {
 /// Chunk of consecutive opponent positions computed together.
 const CHUNK: usize = 64;
 
+#[allow(clippy::too_many_arguments)]
 fn run_levels(
     layout: &Layout,
     succ: &Successors,
     plan: &TwoSidedPlan,
+    run: &TwoSidedRun,
     sink: &mut Sink,
+    first_level: usize,
+    mut window: VecDeque<Vec<i16>>,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<(), BearoffError> {
     let planes = layout.planes;
     let max_pip = layout.max_pip;
     let levels = &layout.levels;
-    let mut window: VecDeque<Vec<i16>> = VecDeque::new();
-    let mut done = 0u64;
-    for s in 0..=2 * max_pip {
+    let mut done: u64 = layout.level_records[..first_level].iter().sum();
+    let state_path = TwoSidedRun::state_path(&run.scratch);
+    for s in first_level..=2 * max_pip {
         let (lo, hi) = Layout::x_range(max_pip, s);
         let mut cur = vec![0i16; layout.level_records[s] as usize * planes];
         {
@@ -473,13 +750,40 @@ fn run_levels(
         }
         match sink {
             Sink::Memory(buf) => scatter_level(layout, s, &cur, plan.n, buf),
-            Sink::Buckets(files) => append_level(layout, plan, s, &cur, files)?,
+            Sink::Buckets(files) => {
+                append_level(layout, plan, s, &cur, files)?;
+                let mut lengths = Vec::with_capacity(files.len());
+                for (p, w) in files.iter_mut() {
+                    w.flush().map_err(|e| BearoffError::io(p, "cannot write", e))?;
+                    let len = w
+                        .get_ref()
+                        .metadata()
+                        .map_err(|e| BearoffError::io(p, "cannot stat", e))?
+                        .len();
+                    lengths.push(len);
+                }
+                let p = plan.params;
+                State {
+                    points: p.points,
+                    checkers: p.checkers,
+                    cubeful: p.cubeful,
+                    bands: plan.bands.clone(),
+                    level: s,
+                    buckets: lengths,
+                }
+                .write(&state_path)?;
+            }
         }
         done += layout.level_records[s];
         progress(done);
         window.push_back(cur);
         if window.len() > WINDOW {
             window.pop_front();
+        }
+        if run.stop_after_level == Some(s) {
+            return Err(BearoffError::InvalidParameters(format!(
+                "stopped after level {s} as asked (continue with --resume)"
+            )));
         }
     }
     Ok(())

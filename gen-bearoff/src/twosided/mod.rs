@@ -3,5 +3,5 @@
 pub mod generate;
 pub mod reader;
 
-pub use generate::{generate_two_sided, TwoSidedPlan};
+pub use generate::{generate_two_sided, TwoSidedPlan, TwoSidedRun};
 pub use reader::{Equities, TwoSidedDb};

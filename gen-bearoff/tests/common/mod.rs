@@ -61,3 +61,30 @@ pub fn makebearoff(args: &[&str], file: &Path) {
         .unwrap();
     assert!(out.status.success(), "makebearoff {args:?} failed");
 }
+
+pub const MAKEHYPER: &str = "/usr/games/makehyper";
+pub const GNUBG: &str = "/usr/games/gnubg";
+
+/// Whether a gnubg tool is installed; see [`have_gnubg`] for the policy.
+pub fn have_tool(test: &str, tool: &str) -> bool {
+    if Path::new(tool).exists() {
+        return true;
+    }
+    if std::env::var("BGKIT_REQUIRE_GNUBG").as_deref() == Ok("1") {
+        panic!("{test}: {tool} is required (BGKIT_REQUIRE_GNUBG=1) but missing");
+    }
+    eprintln!("SKIPPED {test}: {tool} not installed (apt-get install gnubg)");
+    false
+}
+
+/// Runs our binary and asserts failure with exit code 2; returns stderr.
+pub fn run_err(args: &[&str]) -> String {
+    let out = ours().args(args).output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "gen-bearoff {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}

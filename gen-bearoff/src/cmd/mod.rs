@@ -1,7 +1,0 @@
-//! One module per subcommand, plus shared option handling.
-
-pub mod common;
-pub mod dump;
-pub mod one_sided;
-pub mod two_sided;
-pub mod verify;
