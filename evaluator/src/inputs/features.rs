@@ -266,6 +266,10 @@ fn shot_counts(me: &[u8; 25], opp: &[u8; 25], fixed_pip_loss: bool) -> (i32, i32
     // ahead of a blot, with the intermediate points open (all of them, or one of the
     // two for a non-double).
     let hit_from = hit_masks(s, hitters, blots, made);
+    if hit_from.iter().all(|&m| m == 0) {
+        // No shot at all: common in games between good players (7% off a rollout).
+        return (0, 0, 0);
+    }
     roll_shots(s, &hit_from, me, opp)
 }
 

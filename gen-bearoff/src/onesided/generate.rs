@@ -353,7 +353,11 @@ impl DoublesWindow {
     #[inline]
     fn prefetch(&self, x: u64, d: u8, bound: usize) {
         let (slot, at) = self.at(x, d, bound);
+        // The three depths span 48 bytes: at most two cache lines.
         if let Some(e) = slot.get(at) {
+            crate::hyper::kernel::prefetch(e);
+        }
+        if let Some(e) = slot.get(at + 11) {
             crate::hyper::kernel::prefetch(e);
         }
     }
@@ -444,27 +448,21 @@ pub fn compute_exact(
     (round_distribution(&acc), round_distribution(&gacc))
 }
 
-/// What generation computes for one position in one pass: its arrays, its best single
-/// moves and (with a doubles window) its window entries, all from one enumeration of
-/// its single-checker moves. Same arrays as [`compute_exact`] (tested; the MD5 tests
-/// cover it too).
-fn compute_position(
-    index: &PositionIndex,
-    ranker: &Ranker,
+/// A position being computed: its board and single-checker moves (stage 1 of
+/// [`compute_batch`]).
+struct Prepared {
     i: u64,
-    gammon: bool,
-    src: &TableSource,
-    window_out: Option<&mut [u32]>,
-) -> (ExactRecord, SingleBests) {
+    board: Counts,
+    occupied: u32,
+    want_gammon: bool,
+    moves: [SingleMoves; 6],
+}
+
+/// Stage 1: the position's single-checker moves; fetches ahead what its rolls read.
+fn prepare(index: &PositionIndex, ranker: &Ranker, i: u64, gammon: bool, src: &TableSource) -> Prepared {
     let board = counts_of(index, i).expect("index in range");
     let on_board: u32 = board.iter().map(|&c| u32::from(c)).sum();
-    let want_gammon = gammon && on_board == 15;
     let moves: [SingleMoves; 6] = std::array::from_fn(|d| SingleMoves::of(ranker, &board, i, d as u8 + 1));
-    let occupied = board
-        .iter()
-        .enumerate()
-        .fold(0u32, |m, (k, &c)| if c > 0 { m | 1 << k } else { m });
-    // Fetch what the rolls will read while the moves are still being listed.
     for (d, m) in moves.iter().enumerate() {
         for &(s1, _, x1) in m.iter() {
             let row = &src.singles[x1 as usize];
@@ -475,52 +473,49 @@ fn compute_position(
             }
         }
     }
-    let off = src.scored(0);
-    let mut acc = [0u32; SLOTS];
-    let mut gacc = [0u32; SLOTS];
-    if !want_gammon {
-        gacc[0] = 0xFFFF * 36;
+    Prepared {
+        i,
+        board,
+        occupied: board
+            .iter()
+            .enumerate()
+            .fold(0u32, |m, (k, &c)| if c > 0 { m | 1 << k } else { m }),
+        want_gammon: gammon && on_board == 15,
+        moves,
     }
+}
+
+/// Stage 2: the chosen successors (bear-off, gammon) of every roll; fetches ahead their
+/// arrays.
+fn choose(ranker: &Ranker, p: &Prepared, src: &TableSource) -> [(u64, u64); 21] {
+    let (board, moves, want_gammon) = (&p.board, &p.moves, p.want_gammon);
+    let off = src.scored(0);
+    let single = |x: u64, d: u8| {
+        let e = src.singles[x as usize][usize::from(d) - 1];
+        ((u64::from(e[0]), e[1]), (u64::from(e[2]), e[3]))
+    };
     let mut chosen = [(0u64, 0u64); 21];
-    // Doubles last: their window entries were fetched ahead at the start. (Integer sums:
-    // the order does not matter.)
-    let order = (0..21)
-        .filter(|&r| ROLLS[r].0 != ROLLS[r].1)
-        .chain((0..21).filter(|&r| ROLLS[r].0 == ROLLS[r].1));
-    for r in order {
-        let (d0, d1, _) = ROLLS[r];
+    for (r, &(d0, d1, _)) in ROLLS.iter().enumerate() {
         let mut choice = Choice::new();
         if d0 != d1 {
             for &(_, _, i1) in moves[usize::from(d0) - 1].iter() {
                 if i1 == 0 {
                     choice.offer(1, d0, off.0, off.1, want_gammon);
                 } else {
-                    let e = src.singles[i1 as usize][usize::from(d1) - 1];
-                    choice.offer(
-                        2,
-                        d0 + d1,
-                        (u64::from(e[0]), e[1]),
-                        (u64::from(e[2]), e[3]),
-                        want_gammon,
-                    );
+                    let (j, g) = single(i1, d1);
+                    choice.offer(2, d0 + d1, j, g, want_gammon);
                 }
             }
             for &(s1, dest, i1) in moves[usize::from(d1) - 1].iter() {
                 if i1 == 0 {
                     choice.offer(1, d1, off.0, off.1, want_gammon);
                 } else if dest < 0 {
-                    let e = src.singles[i1 as usize][usize::from(d0) - 1];
-                    choice.offer(
-                        2,
-                        d0 + d1,
-                        (u64::from(e[0]), e[1]),
-                        (u64::from(e[2]), e[3]),
-                        want_gammon,
-                    );
+                    let (j, g) = single(i1, d0);
+                    choice.offer(2, d0 + d1, j, g, want_gammon);
                 } else {
                     // The die d0 then bears off only if every checker is home.
                     let s1 = usize::from(s1);
-                    let mut occ = occupied | 1 << dest;
+                    let mut occ = p.occupied | 1 << dest;
                     if board[s1] == 1 {
                         occ &= !(1 << s1);
                     }
@@ -528,7 +523,7 @@ fn compute_position(
                     if top > 5 {
                         continue;
                     }
-                    let mut b1 = board;
+                    let mut b1 = *board;
                     b1[s1] -= 1;
                     b1[dest as usize] += 1;
                     if let Some(j) = bear_off_from(ranker, &b1, top, i1, d0) {
@@ -543,9 +538,9 @@ fn compute_position(
                 choice.offer(1 + m, (1 + m) * d0, j, g, want_gammon);
             }
         } else {
-            for_each_sequence(ranker, &board, i, d0, d1, true, &mut |m, p, j| {
+            for_each_sequence(ranker, board, p.i, d0, d1, true, &mut |m, pips, j| {
                 let (a, g) = src.scored(j);
-                choice.offer(m, p, a, g, want_gammon);
+                choice.offer(m, pips, a, g, want_gammon);
             });
         }
         chosen[r] = (choice.best.1, choice.gbest.1);
@@ -554,12 +549,28 @@ fn compute_position(
             crate::hyper::kernel::prefetch(&src.gammons[choice.gbest.1 as usize]);
         }
     }
+    chosen
+}
+
+/// Stage 3: the arrays, the best single moves and (with a window) the window entries.
+fn finish(
+    p: &Prepared,
+    chosen: &[(u64, u64); 21],
+    gammon: bool,
+    src: &TableSource,
+    window_out: Option<&mut [u32]>,
+) -> (ExactRecord, SingleBests) {
+    let mut acc = [0u32; SLOTS];
+    let mut gacc = [0u32; SLOTS];
+    if !p.want_gammon {
+        gacc[0] = 0xFFFF * 36;
+    }
     for (&(best, gbest), &(_, _, w)) in chosen.iter().zip(&ROLLS) {
         let a = &src.bearoff[best as usize];
         for t in 0..SLOTS - 1 {
             acc[t + 1] += w * u32::from(a[t]);
         }
-        if want_gammon {
+        if p.want_gammon {
             let g = &src.gammons[gbest as usize];
             for t in 0..SLOTS - 1 {
                 gacc[t + 1] += w * u32::from(g[t]);
@@ -569,7 +580,7 @@ fn compute_position(
     let record = (round_distribution(&acc), round_distribution(&gacc));
     // Best single moves, by bear-off and by gammon score, first best in move order.
     let mut singles = [[0u32; 4]; 6];
-    for (slot, m) in singles.iter_mut().zip(&moves) {
+    for (slot, m) in singles.iter_mut().zip(&p.moves) {
         let mut best = (u32::MAX, 0u64);
         let mut gbest = (u32::MAX, 0u64);
         for &(_, _, j) in m.iter() {
@@ -586,9 +597,48 @@ fn compute_position(
     if let (Some(out), Some(win)) = (window_out, src.doubles) {
         let here_a = rolls_score(&record.0);
         let here_g = if gammon { rolls_score(&record.1) } else { 0 };
-        win.compute(((i, here_a), (i, here_g)), &moves, src, out);
+        win.compute(((p.i, here_a), (p.i, here_g)), &p.moves, src, out);
     }
     (record, singles)
+}
+
+/// Positions computed together, stage by stage, so that what one stage fetches ahead has
+/// arrived when the next needs it.
+const BATCH: usize = 8;
+
+/// What generation computes for a batch of positions: their arrays, best single moves
+/// and (with a doubles window) window entries, each from one enumeration of the
+/// position's single-checker moves. Same arrays as [`compute_exact`] (tested; the MD5
+/// tests cover it too).
+fn compute_batch(
+    index: &PositionIndex,
+    ranker: &Ranker,
+    batch: &[u32],
+    gammon: bool,
+    src: &TableSource,
+    window_out: Option<&mut [u32]>,
+) -> Vec<(ExactRecord, SingleBests)> {
+    let prepared: Vec<Prepared> = batch
+        .iter()
+        .map(|&i| prepare(index, ranker, u64::from(i), gammon, src))
+        .collect();
+    let chosen: Vec<[(u64, u64); 21]> = prepared.iter().map(|p| choose(ranker, p, src)).collect();
+    match window_out {
+        Some(out) => {
+            let stride = out.len() / batch.len();
+            prepared
+                .iter()
+                .zip(&chosen)
+                .zip(out.chunks_mut(stride))
+                .map(|((p, c), o)| finish(p, c, gammon, src, Some(o)))
+                .collect()
+        }
+        None => prepared
+            .iter()
+            .zip(&chosen)
+            .map(|(p, c)| finish(p, c, gammon, src, None))
+            .collect(),
+    }
 }
 
 /// A complete exact one-sided table in memory, in index order.
@@ -689,21 +739,21 @@ pub fn generate_exact(
                 singles: &singles,
                 doubles: window.as_ref(),
             };
-            let compute = |i: u32, out: Option<&mut [u32]>| {
-                compute_position(index, &ranker, u64::from(i), gammon, &src, out)
+            let compute = |batch: &[u32], out: Option<&mut [u32]>| {
+                compute_batch(index, &ranker, batch, gammon, &src, out)
             };
             if slot.is_empty() {
                 level
-                    .par_iter()
-                    .with_min_len(16)
-                    .map(|&i| compute(i, None))
+                    .par_chunks(BATCH)
+                    .with_min_len(2)
+                    .flat_map_iter(|b| compute(b, None))
                     .collect()
             } else {
                 level
-                    .par_iter()
-                    .zip(slot.par_chunks_mut(stride))
-                    .with_min_len(16)
-                    .map(|(&i, out)| compute(i, Some(out)))
+                    .par_chunks(BATCH)
+                    .zip(slot.par_chunks_mut(BATCH * stride))
+                    .with_min_len(2)
+                    .flat_map_iter(|(b, out)| compute(b, Some(out)))
                     .collect()
             }
         };

@@ -1,0 +1,9 @@
+//! One module per subcommand, plus shared option handling.
+
+pub mod common;
+pub mod compare;
+pub mod dump;
+pub mod hyper;
+pub mod one_sided;
+pub mod two_sided;
+pub mod verify;

@@ -1,0 +1,183 @@
+//! Reading hypergammon databases through a memory map.
+//!
+//! Layout after the 40-byte `gnubg-H<C>` header: record `us * n + them` (side on roll
+//! first, `n = binom(25 + C, C)`) at `record * 28`; see [`super::record`].
+
+use std::path::Path;
+
+use board::Position;
+
+use super::record::{HyperRecord, RECORD_LEN};
+use super::space::{classify, Class, MAX_HYPER_CHECKERS, SLOTS};
+use crate::error::BearoffError;
+use crate::format::header::{Header, HeaderStyle, Kind, HEADER_LEN};
+use crate::format::index::PositionIndex;
+use crate::format::mapped::MappedFile;
+
+/// A hypergammon database opened for reading.
+#[derive(Debug)]
+pub struct HyperDb {
+    file: MappedFile,
+    checkers: u8,
+    style: HeaderStyle,
+    index: PositionIndex,
+    n: u64,
+    base: u64,
+}
+
+impl HyperDb {
+    /// Opens a hypergammon database (gnubg's `gnubg-H<C>` header).
+    pub fn open(path: impl AsRef<Path>) -> Result<HyperDb, BearoffError> {
+        let path = path.as_ref();
+        let file = MappedFile::open(path)?;
+        let header = Header::parse(file.bytes()).map_err(|source| BearoffError::Header {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        match header.kind {
+            Kind::Hypergammon { checkers } => HyperDb::from_file(file, checkers, header.style),
+            other => Err(BearoffError::WrongKind {
+                path: path.to_path_buf(),
+                why: format!("expected a hypergammon database, found {other}"),
+            }),
+        }
+    }
+
+    /// Opens a headerless file of `checkers`-checker records (gnubg never writes one, but
+    /// the layout is the same after the header).
+    pub fn open_headerless(path: impl AsRef<Path>, checkers: u8) -> Result<HyperDb, BearoffError> {
+        HyperDb::from_file(MappedFile::open(path.as_ref())?, checkers, HeaderStyle::None)
+    }
+
+    /// Validates the size and builds the reader.
+    pub fn from_file(file: MappedFile, checkers: u8, style: HeaderStyle) -> Result<HyperDb, BearoffError> {
+        if !(1..=MAX_HYPER_CHECKERS).contains(&usize::from(checkers)) {
+            return Err(BearoffError::WrongKind {
+                path: file.path().to_path_buf(),
+                why: format!(
+                    "hypergammon databases have 1 to {MAX_HYPER_CHECKERS} checkers, this one says {checkers}"
+                ),
+            });
+        }
+        if style == HeaderStyle::Wide {
+            return Err(BearoffError::WrongKind {
+                path: file.path().to_path_buf(),
+                why: "hypergammon databases have no wide variant (they use gnubg's header)".into(),
+            });
+        }
+        let index = PositionIndex::new(SLOTS, usize::from(checkers)).expect("1-3 checkers");
+        let n = index.count();
+        let base = if style == HeaderStyle::None {
+            0
+        } else {
+            HEADER_LEN as u64
+        };
+        let expected = base + n * n * RECORD_LEN as u64;
+        if file.len() != expected {
+            return Err(BearoffError::corrupt(
+                file.path(),
+                format!(
+                    "{n}x{n} hypergammon records need {expected} bytes, the file has {}",
+                    file.len()
+                ),
+            ));
+        }
+        Ok(HyperDb {
+            file,
+            checkers,
+            style,
+            index,
+            n,
+            base,
+        })
+    }
+
+    /// Checkers per side.
+    pub fn checkers(&self) -> u8 {
+        self.checkers
+    }
+
+    /// The header style.
+    pub fn style(&self) -> HeaderStyle {
+        self.style
+    }
+
+    /// One-sided positions per side.
+    pub fn positions_per_side(&self) -> u64 {
+        self.n
+    }
+
+    /// Number of records (`n²`).
+    pub fn count(&self) -> u64 {
+        self.n * self.n
+    }
+
+    /// The one-sided ranking (25 slots).
+    pub fn index(&self) -> &PositionIndex {
+        &self.index
+    }
+
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        self.file.path()
+    }
+
+    /// Record index of a pair of one-sided indices (side on roll first).
+    pub fn record_index(&self, us: u64, them: u64) -> Result<u64, BearoffError> {
+        for i in [us, them] {
+            if i >= self.n {
+                return Err(BearoffError::IndexOutOfRange {
+                    index: i,
+                    count: self.n,
+                });
+            }
+        }
+        Ok(us * self.n + them)
+    }
+
+    /// Record `index` (`us * n + them`). A non-zero padding byte is reported as
+    /// corruption.
+    pub fn record(&self, index: u64) -> Result<HyperRecord, BearoffError> {
+        if index >= self.count() {
+            return Err(BearoffError::IndexOutOfRange {
+                index,
+                count: self.count(),
+            });
+        }
+        let bytes = self
+            .file
+            .slice(self.base + index * RECORD_LEN as u64, RECORD_LEN as u64)?;
+        if !HyperRecord::padding_ok(bytes) {
+            return Err(BearoffError::corrupt(
+                self.file.path(),
+                format!("record {index} has a non-zero padding byte"),
+            ));
+        }
+        Ok(HyperRecord::from_bytes(bytes))
+    }
+
+    /// One-sided indices (on roll, opponent) of a position. Fails for a side with more
+    /// than `C` checkers and for a board where both sides share a point.
+    pub fn indices_of(&self, pos: &Position) -> Result<(u64, u64), BearoffError> {
+        let rank = |side: &[u8]| {
+            self.index.rank(side).ok_or_else(|| {
+                BearoffError::NotCovered(format!(
+                    "a {}-checker hypergammon database holds sides with at most {} checkers",
+                    self.checkers, self.checkers
+                ))
+            })
+        };
+        if classify(pos.on_roll(), pos.opponent()) == Class::Illegal {
+            return Err(BearoffError::NotCovered(
+                "both sides have checkers on the same point".into(),
+            ));
+        }
+        Ok((rank(pos.on_roll())?, rank(pos.opponent())?))
+    }
+
+    /// The record of a position (player on roll in `sides()[1]`, before rolling).
+    pub fn record_of(&self, pos: &Position) -> Result<HyperRecord, BearoffError> {
+        let (us, them) = self.indices_of(pos)?;
+        self.record(us * self.n + them)
+    }
+}

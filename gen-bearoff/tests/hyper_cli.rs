@@ -1,0 +1,247 @@
+//! `gen-bearoff hyper` on the command line: checkpoints and resume, thread-count
+//! independence, errors; the reader's validation; `dump` and `verify` on hyper files.
+
+mod common;
+
+use std::path::Path;
+
+use board::{Position, Variant};
+use common::{ours, run_err, run_ok, scratch};
+use gen_bearoff::hyper::{HyperDb, HyperRecord};
+use gen_bearoff::{BearoffDb, BearoffError, Kind};
+
+fn p(dir: &Path, name: &str) -> String {
+    dir.join(name).to_str().unwrap().to_string()
+}
+
+fn names(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+/// An interrupted run leaves its checkpoint; `--resume` finishes it with exactly the
+/// file an uninterrupted run writes (both solvers, interrupted in each phase).
+#[test]
+fn interrupted_runs_resume_to_the_same_file() {
+    let dir = scratch("hyper-resume");
+    for (flags, stops) in [(vec![], vec!["12", "40"]), (vec!["--gnubg-compat"], vec!["9"])] {
+        let full = p(&dir, "full.bd");
+        let mut args = vec!["hyper", "-c", "2", "-q", "-o", &full];
+        args.extend(&flags);
+        run_ok(&args);
+        assert_eq!(
+            names(&dir),
+            vec!["full.bd"],
+            "the checkpoint is removed when done"
+        );
+        for stop in &stops {
+            let part = p(&dir, "part.bd");
+            let mut args = vec!["hyper", "-c", "2", "-q", "-o", &part, "--max-iterations", stop];
+            args.extend(&flags);
+            let err = run_err(&args);
+            assert!(err.contains("not converged") && err.contains("--resume"), "{err}");
+            assert_eq!(names(&dir), vec!["full.bd", "part.bd.ckpt"]);
+            // Without --resume the leftover checkpoint is not silently thrown away.
+            let mut again = vec!["hyper", "-c", "2", "-q", "-o", &part];
+            again.extend(&flags);
+            assert!(run_err(&again).contains("--resume"));
+            // A checkpoint of the other solver is refused.
+            let mut other = vec!["hyper", "-c", "2", "-q", "--resume", "-o", &part];
+            if flags.is_empty() {
+                other.push("--gnubg-compat");
+            }
+            assert!(run_err(&other).contains("checkpoint is for"));
+            let mut resume = vec!["hyper", "-c", "2", "-q", "--resume", "-o", &part];
+            resume.extend(&flags);
+            run_ok(&resume);
+            assert!(
+                std::fs::read(&part).unwrap() == std::fs::read(&full).unwrap(),
+                "{flags:?} stopped after {stop}"
+            );
+            assert_eq!(names(&dir), vec!["full.bd", "part.bd"]);
+            std::fs::remove_file(&part).unwrap();
+        }
+        std::fs::remove_file(&full).unwrap();
+    }
+    // A damaged checkpoint is an error naming it, not a wrong database.
+    let part = p(&dir, "part.bd");
+    run_err(&["hyper", "-c", "1", "-q", "-o", &part, "--max-iterations", "3"]);
+    let ckpt = p(&dir, "part.bd.ckpt");
+    let mut bytes = std::fs::read(&ckpt).unwrap();
+    let last = bytes.len() - 3;
+    bytes[last] ^= 0x10;
+    std::fs::write(&ckpt, &bytes).unwrap();
+    let err = run_err(&["hyper", "-c", "1", "-q", "--resume", "-o", &part]);
+    assert!(err.contains("part.bd.ckpt") && err.contains("checksum"), "{err}");
+}
+
+#[test]
+fn results_do_not_depend_on_the_number_of_threads() {
+    let dir = scratch("hyper-threads");
+    for flags in [vec![], vec!["--gnubg-compat"]] {
+        let (a, b) = (p(&dir, "a.bd"), p(&dir, "b.bd"));
+        let mut one = vec!["hyper", "-c", "2", "-q", "--no-checkpoint", "-j", "1", "-o", &a];
+        one.extend(&flags);
+        let mut three = vec!["hyper", "-c", "2", "-q", "--no-checkpoint", "-j", "3", "-o", &b];
+        three.extend(&flags);
+        run_ok(&one);
+        run_ok(&three);
+        assert!(
+            std::fs::read(&a).unwrap() == std::fs::read(&b).unwrap(),
+            "{flags:?}"
+        );
+    }
+}
+
+#[test]
+fn bad_options_are_clean_errors() {
+    let dir = scratch("hyper-errors");
+    let f = p(&dir, "x.bd");
+    for (args, needle) in [
+        (vec!["hyper", "-c", "4", "-o", &f], "1 to 3 checkers"),
+        (vec!["hyper", "-c", "0", "-o", &f], "1 to 3 checkers"),
+        (vec!["hyper", "-c", "2", "-t", "2", "-o", &f], "threshold"),
+        (vec!["hyper", "-c", "2", "--threshold=-1", "-o", &f], "threshold"),
+        (
+            vec!["hyper", "-c", "2", "--gnubg-compat", "--gnubg-dance", "-o", &f],
+            "--gnubg-dance",
+        ),
+        (
+            vec!["hyper", "-c", "2", "--resume", "--no-checkpoint", "-o", &f],
+            "--no-checkpoint",
+        ),
+    ] {
+        let err = run_err(&args);
+        assert!(
+            err.starts_with("gen-bearoff: ") && err.contains(needle),
+            "{args:?}: {err}"
+        );
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+    assert!(names(&dir).is_empty(), "{:?}", names(&dir));
+    // Output into a missing directory.
+    let err = run_err(&["hyper", "-c", "1", "-o", &p(&dir, "no/such/dir.bd")]);
+    assert!(err.contains("no/such"), "{err}");
+}
+
+#[test]
+fn the_reader_validates_files() {
+    let dir = scratch("hyper-reader");
+    let f = p(&dir, "h1.bd");
+    run_ok(&["hyper", "-c", "1", "-q", "--no-checkpoint", "-o", &f]);
+    let db = HyperDb::open(&f).unwrap();
+    assert_eq!((db.checkers(), db.positions_per_side(), db.count()), (1, 26, 676));
+    match BearoffDb::open(&f).unwrap() {
+        BearoffDb::Hypergammon(h) => assert_eq!(h.checkers(), 1),
+        other => panic!("{:?}", other.kind()),
+    }
+    assert_eq!(
+        BearoffDb::open(&f).unwrap().kind(),
+        Kind::Hypergammon { checkers: 1 }
+    );
+    // Lookups by position and by index agree; the start position is record 24·26 + 24.
+    let start = Variant::Hypergammon1.start();
+    let r = db.record_of(&start).unwrap();
+    assert_eq!(r, db.record(24 * 26 + 24).unwrap());
+    assert_eq!(db.record_index(24, 24).unwrap(), 648);
+    assert!(r.cubeless_equity() > 0.45 && r.cubeless_equity() < 0.46);
+    // Out of range, too many checkers, both sides on one point.
+    assert!(matches!(
+        db.record(676),
+        Err(BearoffError::IndexOutOfRange { .. })
+    ));
+    assert!(matches!(
+        db.record_index(26, 0),
+        Err(BearoffError::IndexOutOfRange { .. })
+    ));
+    let two = Variant::Hypergammon2.start();
+    assert!(matches!(db.record_of(&two), Err(BearoffError::NotCovered(_))));
+    let mut me = [0u8; 25];
+    me[5] = 1;
+    let mut them = [0u8; 25];
+    them[18] = 1; // the same physical point
+    let clash = Position::new_unchecked(them, me);
+    assert!(matches!(db.record_of(&clash), Err(BearoffError::NotCovered(_))));
+    // Damage: truncated, padding byte set, foreign kind.
+    let bytes = std::fs::read(&f).unwrap();
+    let bad = p(&dir, "short.bd");
+    std::fs::write(&bad, &bytes[..bytes.len() - 1]).unwrap();
+    let e = HyperDb::open(&bad).unwrap_err().to_string();
+    assert!(e.contains("short.bd") && e.contains("truncated"), "{e}");
+    let mut padded = bytes.clone();
+    padded[40 + 28 * 100 + 27] = 1;
+    let bad = p(&dir, "padding.bd");
+    std::fs::write(&bad, &padded).unwrap();
+    let db2 = HyperDb::open(&bad).unwrap();
+    let e = db2.record(100).unwrap_err().to_string();
+    assert!(e.contains("padding.bd") && e.contains("padding"), "{e}");
+    assert!(db2.record(99).is_ok());
+    let ts = p(&dir, "ts.bd");
+    run_ok(&["two-sided", "-p", "6", "-c", "1", "-q", "-o", &ts]);
+    let e = HyperDb::open(&ts).unwrap_err().to_string();
+    assert!(e.contains("expected a hypergammon database"), "{e}");
+    let mut four = bytes.clone();
+    four[7] = b'4';
+    let bad = p(&dir, "h4.bd");
+    std::fs::write(&bad, &four).unwrap();
+    assert!(HyperDb::open(&bad)
+        .unwrap_err()
+        .to_string()
+        .contains("1 to 3 checkers"));
+    // gnubg's placeholder for illegal positions.
+    // Side on roll: one checker on its 3-point (index 3); opponent: one on its 22-point
+    // (index 22), the same physical point.
+    let illegal = 26 * 3 + 22;
+    assert_eq!(db.record(illegal).unwrap(), HyperRecord::ILLEGAL);
+}
+
+#[test]
+fn dump_and_verify_hyper_files() {
+    let dir = scratch("hyper-dump");
+    let f = p(&dir, "h2.bd");
+    run_ok(&["hyper", "-c", "2", "-q", "--no-checkpoint", "-o", &f]);
+    let out = run_ok(&["dump", &f, "-n", "121792"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    for needle in [
+        "2-sided exact 2-chequer Hypergammon database",
+        "up to 2 chequers on 25 points (351 positions) per player",
+        "Position          346           346",
+        "Owned cube                    : +0.32",
+        "Centered cube (Jacoby rule)   : +0.204",
+        "Cubeless equity               : +0.1522",
+        "0.535474",
+    ] {
+        assert!(text.contains(needle), "{needle}\n{text}");
+    }
+    // By Position ID: the 2-checker start position.
+    let id = Variant::Hypergammon2.start().position_id();
+    let by_id = String::from_utf8(run_ok(&["dump", &f, "-p", &id]).stdout).unwrap();
+    assert!(by_id.contains("Owned cube                    : +0.32"), "{by_id}");
+    let out = ours().args(["dump", &f, "-n", "123201"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    // verify: sound file passes and reports the start-of-game values.
+    let out = run_ok(&["verify", &f, "-q", "--samples", "3000"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains(": OK") && text.contains("opening-roll winner: cubeless equity +0.11333"),
+        "{text}"
+    );
+    // A changed equity byte of a contact record is caught by the equations.
+    let db = HyperDb::open(&f).unwrap();
+    let r = db.record_index(346, 346).unwrap() as usize;
+    let mut bytes = std::fs::read(&f).unwrap();
+    bytes[40 + 28 * r + 17] ^= 0x40; // owned-cube equity, high byte
+    let bad = p(&dir, "bad.bd");
+    std::fs::write(&bad, &bytes).unwrap();
+    let out = ours()
+        .args(["verify", &bad, "-q", "--samples", "200000"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains(&format!("record {r}")), "{text}");
+}

@@ -1,0 +1,125 @@
+//! Interrupted bearoff generation: two-sided runs with bucket files resume from their
+//! state file to the same file an uninterrupted run writes; one-sided runs (short, all in
+//! memory) simply start again, replacing what an interrupted run left.
+
+mod common;
+
+use common::{md5_hex, ours, run_err, run_ok, scratch};
+
+fn names(dir: &std::path::Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn two_sided_runs_resume_from_their_last_level() {
+    let dir = scratch("ts-resume");
+    let p = |n: &str| dir.join(n).to_str().unwrap().to_string();
+    // 6x5 in six bands (bucket files); the manual's MD5 for 6x5.
+    let want = "0db19ab08feae1feb33ddbd709479f62";
+    let base = ["two-sided", "-p", "6", "-c", "5", "-q", "--band-size", "300K"];
+    // Interrupted early (window partly filled), late (full 24-level window), and at the
+    // last level but one; resumed with a different band size, which the state overrides.
+    for stop in ["3", "40", "59"] {
+        let f = p("part.bd");
+        let mut args = base.to_vec();
+        args.extend(["-o", f.as_str(), "--stop-after-level", stop]);
+        let err = run_err(&args);
+        assert!(err.contains("--resume"), "{err}");
+        let left = names(&dir);
+        assert!(left.contains(&"part.bd.state".to_string()), "{left:?}");
+        assert!(!left.contains(&"part.bd".to_string()), "{left:?}");
+        // Not without --resume: the interrupted run is not thrown away silently.
+        let mut again = base.to_vec();
+        again.extend(["-o", f.as_str()]);
+        assert!(run_err(&again).contains("part.bd.state"));
+        // A different database cannot pick it up.
+        let other = [
+            "two-sided",
+            "-p",
+            "6",
+            "-c",
+            "4",
+            "-q",
+            "--band-size",
+            "300K",
+            "--resume",
+            "-o",
+            &f,
+        ];
+        assert!(run_err(&other).contains("interrupted run built 6x5"));
+        let resume = [
+            "two-sided",
+            "-p",
+            "6",
+            "-c",
+            "5",
+            "-q",
+            "--band-size",
+            "200K",
+            "--resume",
+            "-o",
+            &f,
+        ];
+        run_ok(&resume);
+        assert_eq!(
+            md5_hex(&std::fs::read(&f).unwrap()),
+            want,
+            "stopped after level {stop}"
+        );
+        assert_eq!(
+            names(&dir),
+            vec!["part.bd".to_string()],
+            "temporary files removed"
+        );
+        std::fs::remove_file(&f).unwrap();
+    }
+    // A damaged state file is reported, naming it.
+    let f = p("part.bd");
+    let mut args = base.to_vec();
+    args.extend(["-o", f.as_str(), "--stop-after-level", "10"]);
+    run_err(&args);
+    std::fs::write(p("part.bd.state"), "bgkit-two-sided-state 1\npoints x\n").unwrap();
+    let mut resume = base.to_vec();
+    resume.extend(["-o", f.as_str(), "--resume"]);
+    let err = run_err(&resume);
+    assert!(
+        err.contains("part.bd.state") && err.contains("state file"),
+        "{err}"
+    );
+    // A bucket shorter than the state says (lost data) cannot be resumed.
+    std::fs::remove_file(p("part.bd.state")).unwrap();
+    run_err(&args);
+    let bucket = p("part.bd.bucket0");
+    let len = std::fs::metadata(&bucket).unwrap().len();
+    let cut = std::fs::OpenOptions::new().write(true).open(&bucket).unwrap();
+    cut.set_len(len / 2).unwrap();
+    let err = run_err(&resume);
+    assert!(
+        err.contains("part.bd.bucket0") && err.contains("cannot resume"),
+        "{err}"
+    );
+}
+
+#[test]
+fn one_sided_reruns_replace_leftovers() {
+    let dir = scratch("os-rerun");
+    let f = dir.join("os5.bd");
+    // What a killed run leaves: a half-written temporary file.
+    std::fs::write(dir.join("os5.bd.partial"), b"garbage from a killed run").unwrap();
+    let out = ours()
+        .args(["one-sided", "-p", "5", "-q", "-o"])
+        .arg(&f)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(
+        md5_hex(&std::fs::read(&f).unwrap()),
+        "2064f9a56b23117d053a573c96a92fa2"
+    );
+    assert_eq!(names(&dir), vec!["os5.bd".to_string()]);
+}
