@@ -1,5 +1,6 @@
 //! One module per subcommand, each with its `Args` and `run`, and what they share.
 
+pub mod benchmark;
 pub mod convert;
 pub mod merge;
 pub mod rollout;

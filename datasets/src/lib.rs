@@ -16,9 +16,12 @@ command.
 * [`journal`]: results appended as they are computed, so that long runs resume.
 * [`shard`], [`merge`]: splitting a job across machines and joining the parts.
 * [`stats`]: a summary of a dataset (counts per class, mean targets).
+* [`benchmark`]: move-error benchmark sets (positions, rolls, rolled-out candidate
+  moves) in bgkit's JSON-lines format, and gnubg-nn's `.bm` files read.
 */
 #![deny(missing_docs)]
 
+pub mod benchmark;
 pub mod class;
 pub mod dice;
 pub mod error;

@@ -24,6 +24,7 @@ enum Command {
     Convert(cmd::convert::Args),
     Stats(cmd::stats::Args),
     Merge(cmd::merge::Args),
+    Benchmark(cmd::benchmark::Args),
 }
 
 fn main() -> ExitCode {
@@ -34,6 +35,7 @@ fn main() -> ExitCode {
         Command::Convert(args) => cmd::convert::run(args),
         Command::Stats(args) => cmd::stats::run(args),
         Command::Merge(args) => cmd::merge::run(args),
+        Command::Benchmark(args) => cmd::benchmark::run(args),
     };
     evaluator::cli::exit_status("datasets", result)
 }

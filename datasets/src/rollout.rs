@@ -204,15 +204,20 @@ impl<'a> Roller<'a> {
 
     /// Rolls out `pos` (side on roll's view), trials spread over rayon's threads.
     pub fn rollout(&self, pos: &Position) -> Result<RolloutResult, EvalError> {
+        Ok(RolloutResult::from_trials(&self.rollout_trials(pos)?))
+    }
+
+    /// The (luck-adjusted) result of every trial of a rollout of `pos`, in trial order
+    /// (the values [`Self::rollout`] averages), for statistics of other quantities.
+    pub fn rollout_trials(&self, pos: &Position) -> Result<Vec<[f64; 5]>, EvalError> {
         let first = self.first_lookahead(pos)?;
         let plan = self.plan(pos);
-        let results = (0..self.settings.trials)
+        (0..self.settings.trials)
             .into_par_iter()
             .map_init(Scratch::default, |sc, t| {
                 self.trial(&plan, pos, t, sc, first.as_ref())
             })
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(RolloutResult::from_trials(&results))
+            .collect()
     }
 
     /// Rolls out `pos` on the calling thread only (same numbers as [`Self::rollout`]).
