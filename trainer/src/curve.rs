@@ -78,7 +78,7 @@ pub fn read_csv(path: &Path) -> Result<Vec<CurveRow>, TrainerError> {
 }
 
 /// Registers a system font for chart text, once; false if none was found.
-fn font_available() -> bool {
+pub(crate) fn font_available() -> bool {
     use std::sync::OnceLock;
     static FOUND: OnceLock<bool> = OnceLock::new();
     *FOUND.get_or_init(|| {

@@ -14,11 +14,14 @@ duplicate-dice duels between players, behind the `trainer` command.
   nets, gnubg's nets, pubeval, random); [`game`]: one game; [`duel`]: duplicate-dice
   duels.
 * [`pubeval`]: Tesauro's public linear evaluator.
+* [`supervised`]: supervised training of a class's net on rollout datasets;
+  [`benchmark`]: the move-error benchmark (ER).
 * [`tourney`]: tournaments in a shared file (round-robin, gauntlet, Swiss), several
   workers, standings with Elo, game records.
 */
 #![deny(missing_docs)]
 
+pub mod benchmark;
 pub mod curve;
 pub mod duel;
 pub mod encoding;
@@ -29,6 +32,7 @@ pub mod model;
 pub mod player;
 pub mod pubeval;
 pub mod seed;
+pub mod supervised;
 pub mod td;
 pub mod tourney;
 pub mod train;

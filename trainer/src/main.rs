@@ -6,8 +6,8 @@ use clap::{Parser, Subcommand};
 
 mod cmd;
 
-/// Train backgammon nets by TD(λ) self-play and measure players in duplicate-dice
-/// duels.
+/// Train backgammon nets by TD(λ) self-play and by supervised training on rollouts,
+/// and measure players in duplicate-dice duels and on move-error benchmarks.
 ///
 /// Exit status: 0 success, 1 a clean negative answer, 2 an error.
 #[derive(Parser)]
@@ -22,6 +22,8 @@ enum Command {
     Td(cmd::td::Args),
     Duel(cmd::duel::Args),
     Tourney(cmd::tourney::Args),
+    Supervised(cmd::supervised::Args),
+    Benchmark(cmd::benchmark::Args),
 }
 
 fn main() -> ExitCode {
@@ -30,6 +32,8 @@ fn main() -> ExitCode {
         Command::Td(args) => cmd::td::run(args),
         Command::Duel(args) => cmd::duel::run(args),
         Command::Tourney(args) => cmd::tourney::run(args),
+        Command::Supervised(args) => cmd::supervised::run(args),
+        Command::Benchmark(args) => cmd::benchmark::run(args),
     };
     evaluator::cli::exit_status("trainer", result)
 }

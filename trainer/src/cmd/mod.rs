@@ -1,6 +1,8 @@
 //! One module per subcommand, each with its `Args` and `run`.
 
+pub mod benchmark;
 pub mod duel;
+pub mod supervised;
 pub mod td;
 pub mod tourney;
 

@@ -1,0 +1,225 @@
+//! The move-error benchmark: a player's average equity loss on a benchmark set, per
+//! position class, in millipoints (gnubg-nn's "ER").
+//!
+//! For every position of the set the player chooses its move among all legal moves
+//! (a net player: its 0-ply choice). The move's loss is the best candidate's rolled-out
+//! equity minus the chosen candidate's; a move that is not among the set's candidates
+//! is scored with the loss of the worst listed candidate, as gnubg-nn does (so the
+//! figure is a lower bound when players often leave the list; the report counts
+//! those choices). ER = 1000 × the mean loss, with its standard error (the losses'
+//! sample standard deviation / √n, × 1000). Classes are gnubg's classes of the
+//! starting position. The set's format is described in [`datasets::benchmark`].
+
+use board::{Dice, Position};
+use datasets::benchmark::Entry;
+use datasets::class::dataset_class;
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::error::TrainerError;
+use crate::player::{PlayContext, Player};
+
+/// The error rate over one class (or over all positions).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct ClassError {
+    /// The class name, or `all`.
+    pub class: String,
+    /// Positions scored.
+    pub positions: u64,
+    /// Mean equity loss × 1000.
+    pub er: f64,
+    /// Standard error of `er`.
+    pub se: f64,
+    /// Fraction of positions where the best candidate was chosen.
+    pub best_rate: f64,
+    /// Positions whose chosen move was not a listed candidate.
+    pub unlisted: u64,
+}
+
+/// One player's result on a set.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Report {
+    /// The player.
+    pub player: String,
+    /// Per class (contact, crashed, race, then any other), then `all`.
+    pub classes: Vec<ClassError>,
+}
+
+impl Report {
+    /// The row of a class (`all` for every position).
+    pub fn class(&self, name: &str) -> Option<&ClassError> {
+        self.classes.iter().find(|c| c.class == name)
+    }
+}
+
+/// The loss of one position and whether the choice was listed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Scored {
+    /// Equity given up.
+    pub loss: f64,
+    /// The chosen move was a listed candidate.
+    pub listed: bool,
+}
+
+/// Scores each entry with `choose` (the position after the chosen move, mover's view;
+/// `None` when no move is legal, which scores nothing).
+pub fn score_entries<C>(entries: &[Entry], choose: C) -> Result<Vec<Option<Scored>>, TrainerError>
+where
+    C: Fn(&Position, Dice) -> Result<Option<Position>, TrainerError> + Sync,
+{
+    entries
+        .par_iter()
+        .map(|e| {
+            Ok(choose(&e.position, e.dice)?.map(|after| {
+                let (loss, listed) = e.loss_of(&after);
+                Scored { loss, listed }
+            }))
+        })
+        .collect()
+}
+
+/// Scores a player (each rayon thread with its own play context).
+pub fn score_player(entries: &[Entry], player: &dyn Player) -> Result<Vec<Option<Scored>>, TrainerError> {
+    let scored: Vec<Result<Option<Scored>, TrainerError>> = entries
+        .par_iter()
+        .map_init(
+            || PlayContext::new(1),
+            |ctx, e| {
+                Ok(player.choose(ctx, &e.position, e.dice)?.map(|m| {
+                    let (loss, listed) = e.loss_of(&m.result);
+                    Scored { loss, listed }
+                }))
+            },
+        )
+        .collect();
+    scored.into_iter().collect()
+}
+
+/// Summarises scores per class of the entries' positions.
+pub fn summarise(player: &str, entries: &[Entry], scores: &[Option<Scored>]) -> Report {
+    let mut names: Vec<&'static str> = vec!["contact", "crashed", "race"];
+    let class_of: Vec<&'static str> = entries
+        .iter()
+        .map(|e| dataset_class(&e.position).name())
+        .collect();
+    for c in &class_of {
+        if !names.contains(c) {
+            names.push(c);
+        }
+    }
+    let row = |name: &str, keep: &dyn Fn(usize) -> bool| {
+        let losses: Vec<(f64, bool)> = scores
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| keep(*i))
+            .filter_map(|(_, s)| s.map(|s| (s.loss, s.listed)))
+            .collect();
+        let n = losses.len() as f64;
+        let mean = losses.iter().map(|l| l.0).sum::<f64>() / n.max(1.0);
+        let se = if losses.len() > 1 {
+            (losses.iter().map(|l| (l.0 - mean).powi(2)).sum::<f64>() / (n - 1.0) / n).sqrt()
+        } else {
+            0.0
+        };
+        ClassError {
+            class: name.into(),
+            positions: losses.len() as u64,
+            er: 1000.0 * mean,
+            se: 1000.0 * se,
+            best_rate: losses.iter().filter(|l| l.0 == 0.0).count() as f64 / n.max(1.0),
+            unlisted: losses.iter().filter(|l| !l.1).count() as u64,
+        }
+    };
+    let mut classes: Vec<ClassError> = names
+        .iter()
+        .map(|name| row(name, &|i| class_of[i] == *name))
+        .filter(|r| r.positions > 0)
+        .collect();
+    classes.push(row("all", &|_| true));
+    Report {
+        player: player.into(),
+        classes,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use board::{MoveGen, Variant};
+    use datasets::benchmark::Candidate;
+
+    fn cand(after: Position, equity: f64) -> Candidate {
+        Candidate {
+            after,
+            notation: String::new(),
+            equity,
+            se: None,
+            probs: None,
+        }
+    }
+
+    /// Two opening positions with hand-set candidate equities; a chooser that plays a
+    /// chosen move index; the error rate worked out by hand.
+    #[test]
+    fn error_rate_of_a_hand_built_set() {
+        let start = Variant::Backgammon.start();
+        let mut gen = MoveGen::new();
+        let d31 = Dice::new(3, 1).unwrap();
+        let d65 = Dice::new(6, 5).unwrap();
+        let m31: Vec<Position> = gen.moves(&start, d31).iter().map(|m| m.result).collect();
+        let m65: Vec<Position> = gen.moves(&start, d65).iter().map(|m| m.result).collect();
+        assert!(m31.len() >= 4 && m65.len() >= 3);
+        // 3-1: candidates m31[0] (+0.16), m31[1] (+0.05), m31[2] (−0.02).
+        // 6-5: candidates m65[0] (+0.23), m65[1] (+0.10).
+        let entries = vec![
+            Entry {
+                position: start,
+                dice: d31,
+                candidates: vec![cand(m31[0], 0.16), cand(m31[1], 0.05), cand(m31[2], -0.02)],
+            },
+            Entry {
+                position: start,
+                dice: d65,
+                candidates: vec![cand(m65[0], 0.23), cand(m65[1], 0.10)],
+            },
+        ];
+        // The chooser plays m31[1] (loss 0.11) and, with 6-5, an unlisted move m65[2]
+        // (scored as the worst listed: loss 0.13).
+        let pick = |_: &Position, d: Dice| -> Result<Option<Position>, TrainerError> {
+            Ok(Some(if d == d31 { m31[1] } else { m65[2] }))
+        };
+        let scores = score_entries(&entries, pick).unwrap();
+        assert_eq!(
+            scores[0],
+            Some(Scored {
+                loss: 0.16 - 0.05,
+                listed: true
+            })
+        );
+        assert_eq!(
+            scores[1],
+            Some(Scored {
+                loss: 0.23 - 0.10,
+                listed: false
+            })
+        );
+        let r = summarise("hand", &entries, &scores);
+        let all = r.class("all").unwrap();
+        // ER = 1000 × (0.11 + 0.13) / 2 = 120; SE = 1000 × |0.13 − 0.11| / 2 / √2 · √2 = 10.
+        assert_eq!(all.positions, 2);
+        assert!((all.er - 120.0).abs() < 1e-9, "{}", all.er);
+        assert!((all.se - 10.0).abs() < 1e-9, "{}", all.se);
+        assert_eq!(all.unlisted, 1);
+        assert_eq!(all.best_rate, 0.0);
+        // Both are contact positions.
+        assert_eq!(r.class("contact").unwrap().positions, 2);
+        assert!(r.class("race").is_none());
+        // The best choice loses nothing; the swapped view of a result is accepted too.
+        let best = |_: &Position, d: Dice| -> Result<Option<Position>, TrainerError> {
+            Ok(Some(if d == d31 { m31[0].swapped() } else { m65[0] }))
+        };
+        let r = summarise("best", &entries, &score_entries(&entries, best).unwrap());
+        assert_eq!(r.class("all").unwrap().er, 0.0);
+        assert_eq!(r.class("all").unwrap().best_rate, 1.0);
+    }
+}

@@ -1,0 +1,73 @@
+//! `trainer benchmark`: the move-error rate (ER) of players on benchmark sets.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use trainer::benchmark::{score_player, summarise, Report};
+use trainer::player;
+
+use super::DataArgs;
+
+/// Score players' move choices on benchmark sets: the average equity a player gives up
+/// against the best rolled-out candidate, per position class, in millipoints (ER, as
+/// gnubg-nn's benchmarks).
+///
+/// A set is a file written by `datasets benchmark build` (JSON lines) or a gnubg-nn
+/// benchmark file (contact.bm, crashed.bm, race.bm: its `m` lines). A chosen move that
+/// is not among the set's candidates is scored with the worst candidate's loss.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The player: a weights file (a trainer model with its .json sidecar, or gnubg
+    /// weights), gnubg:PATH, pubeval or random; repeat for several.
+    #[arg(long, required = true)]
+    weights: Vec<String>,
+    /// Benchmark set; repeat for several (scored together).
+    #[arg(long, required = true)]
+    set: Vec<PathBuf>,
+    /// Worker threads (default: all cores). Results do not depend on it.
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Print one JSON object per player instead of a table.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    data: DataArgs,
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let threads = super::threads(args.threads)?;
+    let mut entries = Vec::new();
+    for path in &args.set {
+        let set = datasets::benchmark::read(path)?;
+        entries.extend(set.entries);
+    }
+    let paths = args.data.paths();
+    let mut dbs = None;
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
+    let mut reports: Vec<Report> = Vec::new();
+    for spec in &args.weights {
+        let p = player::from_spec(spec, &paths, &mut dbs).with_context(|| format!("player {spec}"))?;
+        let scores = pool.install(|| score_player(&entries, p.as_ref()))?;
+        reports.push(summarise(spec, &entries, &scores));
+    }
+    if args.json {
+        for r in &reports {
+            println!("{}", serde_json::to_string(r)?);
+        }
+    } else {
+        println!(
+            "{:<40} {:>8} {:>9} {:>8} {:>7} {:>9}",
+            "player", "class", "positions", "ER", "SE", "unlisted"
+        );
+        for r in &reports {
+            for c in &r.classes {
+                println!(
+                    "{:<40} {:>8} {:>9} {:>8.2} {:>7.2} {:>9}",
+                    r.player, c.class, c.positions, c.er, c.se, c.unlisted
+                );
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

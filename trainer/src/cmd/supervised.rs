@@ -1,0 +1,294 @@
+//! `trainer supervised`: supervised training of one class's net on rollout data.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{bail, Result};
+use trainer::supervised::net::Loss;
+use trainer::supervised::optim::{OptimizerKind, OptimizerSettings};
+use trainer::supervised::run::{self, Event, Limits, Run, Schedule, Start, SupervisedSettings};
+use trainer::supervised::NetClass;
+
+/// Train the net of one position class (contact, crashed or race) on rolled-out
+/// positions, starting from a weights file or from fresh weights, and write the whole
+/// weights set with that net replaced.
+///
+/// The output directory gets net.wd / net.weights (gnubg's formats, the best net by
+/// validation error; net.json when the start was a trainer model), the checkpoint
+/// (supervised.json, checkpoint-<steps>.wd, optimizer-<steps>.bin) and the learning
+/// curve (curve.csv, curve.png). `--resume DIR` continues a run from its checkpoint.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Training data: binary datasets (.bgds, memory-mapped), CSV or gnubg-nn text;
+    /// repeat the flag for several files. Only positions of --class are used.
+    #[arg(long, value_name = "FILE")]
+    data: Vec<PathBuf>,
+    /// Starting weights: a gnubg weights file (.wd or .weights) or a trainer model (a
+    /// weights file with its .json sidecar). Default: fresh nets.
+    #[arg(long, value_name = "WEIGHTS")]
+    init: Option<PathBuf>,
+    /// The net to train: contact, crashed or race.
+    #[arg(long, required_unless_present_any = ["resume", "bench"])]
+    class: Option<NetClass>,
+    /// Hidden units of the trained net [default: the starting net's; 128 if fresh]. A
+    /// size different from the starting net's starts that net afresh.
+    #[arg(long)]
+    hidden: Option<usize>,
+    /// Epochs at most (with --resume: the new total) [default: 20].
+    #[arg(long)]
+    epochs: Option<u32>,
+    /// Positions per mini-batch [default: 128].
+    #[arg(long)]
+    batch: Option<usize>,
+    /// Optimizer: sgd (with momentum) or adam [default: adam].
+    #[arg(long)]
+    optimizer: Option<OptimizerKind>,
+    /// Learning rate per effective (slope-scaled) weight [default: adam 0.001, sgd 0.1].
+    #[arg(long)]
+    lr: Option<f32>,
+    /// SGD momentum [default: 0.9].
+    #[arg(long)]
+    momentum: Option<f32>,
+    /// Learning-rate schedule: constant, cosine (to --min-lr over the epochs) or
+    /// plateau (× --decay after --plateau epochs without improvement) [default: plateau].
+    #[arg(long)]
+    schedule: Option<Schedule>,
+    /// Factor of the plateau schedule [default: 0.5].
+    #[arg(long)]
+    decay: Option<f32>,
+    /// Epochs without improvement before the plateau schedule decays [default: 2].
+    #[arg(long)]
+    plateau: Option<u32>,
+    /// Smallest learning rate [default: 1e-5].
+    #[arg(long)]
+    min_lr: Option<f32>,
+    /// Stop after this many epochs without improvement of the validation error (0:
+    /// never) [default: 4].
+    #[arg(long)]
+    patience: Option<u32>,
+    /// Loss: mse or cross-entropy, summed over the five outputs [default: mse].
+    #[arg(long)]
+    loss: Option<Loss>,
+    /// Fraction of the positions held out for validation (0..=0.5) [default: 0.1].
+    #[arg(long)]
+    validation: Option<f64>,
+    /// Seed of the validation split, the epochs' orders and fresh weights [default: 1].
+    #[arg(long)]
+    seed: Option<u64>,
+    /// New run directory.
+    #[arg(long, required_unless_present_any = ["resume", "bench"], conflicts_with = "resume")]
+    out: Option<PathBuf>,
+    /// Continue the run in this directory from its checkpoint.
+    #[arg(long, value_name = "DIR")]
+    resume: Option<PathBuf>,
+    /// Worker threads (default: all cores). Results do not depend on it.
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Stop after this many minutes of this session (after the batch in progress) and
+    /// checkpoint; --resume continues.
+    #[arg(long)]
+    minutes: Option<f64>,
+    /// Measure instead of training: one epoch over N synthetic contact positions with
+    /// a 250-H-5 net (H = --hidden, default 128) and Adam; prints JSON.
+    #[arg(long, value_name = "N", conflicts_with_all = ["resume", "out", "data", "init"])]
+    bench: Option<usize>,
+    /// Print the final summary as JSON.
+    #[arg(long)]
+    json: bool,
+    /// No progress bar or epoch lines on stderr.
+    #[arg(long)]
+    quiet: bool,
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let threads = super::threads(args.threads)?;
+    if let Some(n) = args.bench {
+        if n == 0 {
+            bail!("--bench needs at least 1 position");
+        }
+        let r = run::bench(n, args.hidden.unwrap_or(128), args.batch.unwrap_or(128), threads)?;
+        println!("{}", serde_json::to_string(&r)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let deadline = match args.minutes {
+        Some(m) if !(m > 0.0 && m.is_finite()) => bail!("--minutes must be a positive number, got {m}"),
+        Some(m) => Some(std::time::Instant::now() + std::time::Duration::from_secs_f64(m * 60.0)),
+        None => None,
+    };
+    let mut run = match &args.resume {
+        Some(dir) => {
+            let given = [
+                ("init", args.init.is_some()),
+                ("class", args.class.is_some()),
+                ("hidden", args.hidden.is_some()),
+                ("batch", args.batch.is_some()),
+                ("optimizer", args.optimizer.is_some()),
+                ("lr", args.lr.is_some()),
+                ("momentum", args.momentum.is_some()),
+                ("schedule", args.schedule.is_some()),
+                ("decay", args.decay.is_some()),
+                ("plateau", args.plateau.is_some()),
+                ("min-lr", args.min_lr.is_some()),
+                ("patience", args.patience.is_some()),
+                ("loss", args.loss.is_some()),
+                ("validation", args.validation.is_some()),
+                ("seed", args.seed.is_some()),
+            ];
+            if let Some((flag, _)) = given.iter().find(|(_, g)| *g) {
+                bail!("--{flag} cannot be given with --resume (a resumed run keeps its settings)");
+            }
+            let data = (!args.data.is_empty()).then_some(args.data.as_slice());
+            let mut run = Run::resume(dir, data, threads)?;
+            if let Some(e) = args.epochs {
+                run.set_epochs(e)?;
+            }
+            run
+        }
+        None => {
+            if args.data.is_empty() {
+                bail!("--data is required (a dataset file with rolled-out positions)");
+            }
+            let class = args.class.expect("clap requires --class");
+            let kind = args.optimizer.unwrap_or(OptimizerKind::Adam);
+            let mut optimizer = OptimizerSettings::new(kind);
+            if let Some(m) = args.momentum {
+                optimizer.momentum = m;
+            }
+            let d = SupervisedSettings::new(class);
+            let settings = SupervisedSettings {
+                class,
+                hidden: args.hidden,
+                epochs: args.epochs.unwrap_or(d.epochs),
+                batch: args.batch.unwrap_or(d.batch),
+                optimizer,
+                lr: args.lr.unwrap_or(match kind {
+                    OptimizerKind::Adam => 0.001,
+                    OptimizerKind::Sgd => 0.1,
+                }),
+                schedule: args.schedule.unwrap_or(d.schedule),
+                decay: args.decay.unwrap_or(d.decay),
+                plateau: args.plateau.unwrap_or(d.plateau),
+                min_lr: args.min_lr.unwrap_or(d.min_lr),
+                patience: args.patience.unwrap_or(d.patience),
+                loss: args.loss.unwrap_or(d.loss),
+                validation: args.validation.unwrap_or(d.validation),
+                seed: args.seed.unwrap_or(d.seed),
+                activation: d.activation,
+            };
+            settings.validate()?;
+            let start = match &args.init {
+                Some(p) => Start::load(p)?,
+                None => Start::fresh(args.hidden.unwrap_or(128), settings.seed)?,
+            };
+            Run::create(
+                args.out.as_ref().expect("clap requires --out"),
+                settings,
+                &args.data,
+                start,
+                threads,
+            )?
+        }
+    };
+    let s = run.state();
+    let per_epoch = s.train_positions;
+    let total = per_epoch * u64::from(s.settings.epochs);
+    let bar = super::progress(total, args.quiet, "positions");
+    bar.set_position(per_epoch * u64::from(s.epoch) + s.epoch_rows);
+    bar.reset_eta();
+    let quiet = args.quiet;
+    let epochs = s.settings.epochs;
+    let events = |e: Event| match e {
+        Event::Batch { epoch, done } => bar.set_position(per_epoch * u64::from(epoch) + done),
+        Event::Epoch(r) => {
+            let val = match (r.val_mse, r.val_equity_rmse) {
+                (Some(m), Some(e)) => format!("validation mse {m:.6}, equity rmse {e:.4}"),
+                _ => "no validation".into(),
+            };
+            let line = format!(
+                "epoch {}/{epochs}: train mse {:.6}, {val} (lr {:.2e}, {:.0} positions/s)",
+                r.epoch, r.train_mse, r.lr, r.samples_per_s
+            );
+            bar.set_message(format!("epoch {}: {val}", r.epoch));
+            match (quiet, bar.is_hidden()) {
+                (true, _) => {}
+                (false, true) => eprintln!("{line}"),
+                (false, false) => bar.println(line),
+            }
+        }
+        Event::EarlyStop(e) => {
+            if !quiet {
+                let line = format!("early stop after epoch {e}: no improvement for the patience");
+                if bar.is_hidden() {
+                    eprintln!("{line}");
+                } else {
+                    bar.println(line);
+                }
+            }
+        }
+    };
+    run.train(
+        Limits {
+            deadline,
+            max_batches: None,
+        },
+        &events,
+    )?;
+    bar.finish_and_clear();
+    let s = run.state();
+    let last = s.curve.last();
+    let trained = u64::from(s.epoch) * s.train_positions + s.epoch_rows;
+    let rate = if s.train_seconds > 0.0 {
+        trained as f64 / s.train_seconds
+    } else {
+        0.0
+    };
+    let best_row = s.curve.iter().find(|r| r.epoch == s.best_epoch);
+    if args.json {
+        let summary = serde_json::json!({
+            "class": s.settings.class,
+            "train_positions": s.train_positions,
+            "validation_positions": s.validation_positions,
+            "epochs": s.epoch,
+            "finished": run.finished(),
+            "early_stopped": s.stopped,
+            "best_epoch": s.best_epoch,
+            "best_val_mse": best_row.and_then(|r| r.val_mse),
+            "best_val_equity_rmse": best_row.and_then(|r| r.val_equity_rmse),
+            "last_train_mse": last.map(|r| r.train_mse),
+            "samples_per_s": rate,
+            "train_seconds": s.train_seconds,
+            "elapsed_seconds": s.elapsed_seconds,
+            "threads": threads,
+        });
+        println!("{summary}");
+    } else {
+        println!(
+            "{} net: {} training and {} validation positions; {} epoch(s){}",
+            s.settings.class,
+            s.train_positions,
+            s.validation_positions,
+            s.epoch,
+            if s.stopped {
+                " (stopped early)"
+            } else if run.finished() {
+                ""
+            } else {
+                " so far (resume to continue)"
+            }
+        );
+        if let Some(r) = best_row {
+            match (r.val_mse, r.val_equity_rmse) {
+                (Some(m), Some(e)) => println!(
+                    "best at epoch {}: validation mse {m:.6} per output, equity rmse {e:.4}",
+                    r.epoch
+                ),
+                _ => println!("best at epoch {}: train mse {:.6}", r.epoch, r.train_mse),
+            }
+        }
+        println!(
+            "{rate:.0} positions/s in training batches, {:.0} s in all",
+            s.elapsed_seconds
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
