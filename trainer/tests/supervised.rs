@@ -135,7 +135,9 @@ fn a_small_net_learns_a_known_function() {
         / (5.0 * samples.len() as f64);
     run.train(Limits::default(), &|_| {}).unwrap();
     let st = run.state();
-    let first = st.curve[0].val_mse.unwrap();
+    // Row 0 is the untrained net.
+    assert_eq!(st.curve[0].epoch, 0);
+    let first = st.curve[1].val_mse.unwrap();
     let best = st
         .curve
         .iter()
@@ -148,7 +150,8 @@ fn a_small_net_learns_a_known_function() {
         "validation mse {best} vs target spread {spread}"
     );
     assert!(best < first / 3.0);
-    assert_eq!(st.curve.len(), 40);
+    assert_eq!(st.curve.len(), 41);
+    assert!(st.curve[0].val_mse.unwrap() > first);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -280,7 +283,7 @@ fn early_stopping_and_the_plateau_schedule() {
     let rates: Vec<f32> = st.curve.iter().map(|r| r.lr).collect();
     assert_eq!(rates[rates.len() - 1], rates[rates.len() - 3] / 4.0, "{rates:?}");
     // The written net is the best one, not the last.
-    let best = st.curve[st.best_epoch as usize - 1].val_mse.unwrap();
+    let best = st.curve[st.best_epoch as usize].val_mse.unwrap();
     let w = Weights::load_any(dir.join("run/net.wd")).unwrap();
     let sums = run.evaluate(&w.nets[0], run.validation());
     assert!((sums.sq / (sums.rows as f64 * 5.0) - best).abs() < 1e-12);

@@ -1,8 +1,10 @@
 //! The learning curve of supervised training: one row per epoch, as CSV and PNG.
 //!
-//! CSV columns (header first): `epoch` (epochs completed), `lr` (learning rate of the
-//! epoch), `train_loss` and `train_mse` (means over the epoch's training batches, each
-//! taken before the batch's step: loss per position, squared error per output),
+//! CSV columns (header first): `epoch` (epochs completed; row 0 is the starting net,
+//! measured on the whole training and validation sets before any step), `lr` (learning
+//! rate of the epoch), `train_loss` and `train_mse` (means over the epoch's training
+//! batches, each taken before the batch's step: loss per position, squared error per
+//! output),
 //! `val_loss`, `val_mse`, `val_equity_rmse` (on the held-out positions after the
 //! epoch; empty without a validation split; the last is the RMS error of cubeless
 //! money equity), `samples_per_s` (training positions per second of the epoch's
@@ -110,7 +112,7 @@ pub fn plot(path: &Path, rows: &[EpochRow], title: &str) -> Result<(), TrainerEr
                 .y_label_area_size(70);
         }
         let mut chart = builder
-            .build_cartesian_2d(0f64..f64::from(max_epoch) + 0.5, (lo..hi).log_scale())
+            .build_cartesian_2d(-0.2f64..f64::from(max_epoch) + 0.5, (lo..hi).log_scale())
             .map_err(|e| err(e.to_string()))?;
         let mut mesh = chart.configure_mesh();
         if text {

@@ -646,6 +646,11 @@ impl Run {
         let fixed = self.fixed_pip_loss();
         let slot = self.state.slot;
         let mut stepper = Stepper::new(&self.weights.nets[slot], set.batch);
+        if self.state.curve.is_empty() && self.state.epoch == 0 && self.state.batch == 0 {
+            self.start_row(elapsed0 + session.elapsed().as_secs_f64(), events)?;
+            self.state.elapsed_seconds = elapsed0 + session.elapsed().as_secs_f64();
+            self.checkpoint()?;
+        }
         while !self.finished() {
             let epoch = self.state.epoch;
             let mut order = self.train.clone();
@@ -700,6 +705,32 @@ impl Run {
             last_checkpoint = Instant::now();
         }
         Ok(())
+    }
+
+    /// Row 0 of the curve: the starting net's errors on the training and validation
+    /// positions. It is the first "best": a run never writes a net that is worse on
+    /// the validation positions than the one it started from.
+    fn start_row(&mut self, elapsed: f64, events: &(dyn Fn(Event) + Sync)) -> Result<(), TrainerError> {
+        let train = self.evaluate(self.net(), &self.train);
+        let val = (!self.val.is_empty()).then(|| self.evaluate(self.net(), &self.val));
+        let rows = train.rows.max(1) as f64;
+        let vrows = val.map_or(1.0, |v| v.rows.max(1) as f64);
+        let row = EpochRow {
+            epoch: 0,
+            lr: 0.0,
+            train_loss: train.loss / rows,
+            train_mse: train.sq / (rows * 5.0),
+            val_loss: val.map(|v| v.loss / vrows),
+            val_mse: val.map(|v| v.sq / (vrows * 5.0)),
+            val_equity_rmse: val.map(|v| (v.eq_sq / vrows).sqrt()),
+            samples_per_s: 0.0,
+            elapsed_s: elapsed,
+        };
+        self.state.best = Some(row.val_mse.unwrap_or(row.train_mse));
+        self.state.best_epoch = 0;
+        self.state.curve.push(row.clone());
+        events(Event::Epoch(row));
+        self.write_net()
     }
 
     /// Validation, the curve row, best net, schedule and early stopping.

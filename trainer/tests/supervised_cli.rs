@@ -1,0 +1,419 @@
+//! `trainer supervised` and `trainer benchmark` on the command line: files, summaries,
+//! resumption, errors, and an error rate checked against an independent computation.
+
+mod common;
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use board::{Dice, MoveGen, Position, Variant};
+use common::scratch;
+use datasets::benchmark::{self, Candidate, Entry};
+use datasets::format::{self, Format, Sample};
+use evaluator::weights::Weights;
+use serde_json::Value;
+
+fn trainer(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_trainer"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn ok_json(args: &[&str]) -> Value {
+    let o = trainer(args);
+    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+    serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stdout)))
+}
+
+fn fails_with(args: &[&str], needle: &str) {
+    let o = trainer(args);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+    let e = stderr(&o);
+    assert!(e.starts_with("trainer: ") && e.contains(needle), "{args:?}: {e}");
+    assert_eq!(e.matches("trainer: ").count(), 1, "printed once: {e}");
+}
+
+/// Positions met in seeded games of random legal moves, with made-up targets that
+/// depend on the pip counts (so there is something to learn).
+fn samples(seed: u32, n: usize) -> Vec<Sample> {
+    let mut out = Vec::new();
+    let mut gen = MoveGen::new();
+    let mut dice = board::DiceStream::new(seed);
+    while out.len() < n {
+        let mut pos = Variant::Backgammon.start();
+        for _ in 0..300 {
+            if pos.sides().iter().any(|s| s.iter().all(|&c| c == 0)) || out.len() == n {
+                break;
+            }
+            let pips = |s: &[u8; 25]| {
+                s.iter()
+                    .enumerate()
+                    .map(|(i, &c)| (i as f32 + 1.0) * f32::from(c))
+                    .sum::<f32>()
+            };
+            let [opp, me] = pos.sides();
+            let w = (0.5 + (pips(opp) - pips(me)) / 200.0).clamp(0.02, 0.98);
+            out.push(Sample {
+                position: pos,
+                probs: [w, w * 0.25, w * 0.01, (1.0 - w) * 0.25, (1.0 - w) * 0.01],
+                se: None,
+                trials: 0,
+            });
+            let r = gen.positions(&pos, dice.roll());
+            if !r.is_empty() {
+                pos = r[dice.below(r.len() as u32) as usize];
+            }
+            pos = pos.swapped();
+        }
+    }
+    out
+}
+
+fn names(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn supervised_trains_writes_its_files_and_resumes() {
+    let dir = scratch("cli-sup");
+    let data = dir.join("data.csv");
+    format::write(&data, Format::Csv, &samples(3, 1500)).unwrap();
+    let out = dir.join("run");
+    let run = out.to_str().unwrap();
+    let d = data.to_str().unwrap();
+    let v = ok_json(&[
+        "supervised",
+        "--data",
+        d,
+        "--class",
+        "contact",
+        "--hidden",
+        "8",
+        "--epochs",
+        "2",
+        "--batch",
+        "64",
+        "--lr",
+        "0.01",
+        "--out",
+        run,
+        "--threads",
+        "2",
+        "--quiet",
+        "--json",
+    ]);
+    assert_eq!(v["class"], "contact");
+    assert_eq!(v["epochs"], 2);
+    assert!(v["best_val_mse"].as_f64().unwrap() < 0.05, "{v}");
+    assert!(v["samples_per_s"].as_f64().unwrap() > 0.0);
+    let files = names(&out);
+    let steps = load_steps(&out);
+    for f in [
+        "curve.csv".to_string(),
+        "curve.png".into(),
+        "net.json".into(),
+        "net.wd".into(),
+        "net.weights".into(),
+        "supervised.json".into(),
+        format!("checkpoint-{steps}.wd"),
+        format!("optimizer-{steps}.bin"),
+    ] {
+        assert!(files.contains(&f), "{f} in {files:?}");
+    }
+    assert_eq!(files.len(), 8, "{files:?}");
+    // Header, the starting net, two epochs.
+    assert_eq!(
+        std::fs::read_to_string(out.join("curve.csv"))
+            .unwrap()
+            .lines()
+            .count(),
+        4
+    );
+    // gnubg's loader (and so `evaluator --weights`) takes the written nets.
+    let w = Weights::load(out.join("net.wd")).unwrap();
+    assert_eq!(w.nets[0].hidden, 8);
+    // Resume to a new total; settings cannot change; the directory is not reused.
+    let v = ok_json(&[
+        "supervised",
+        "--resume",
+        run,
+        "--epochs",
+        "3",
+        "--quiet",
+        "--json",
+    ]);
+    assert_eq!(v["epochs"], 3);
+    fails_with(
+        &["supervised", "--resume", run, "--lr", "0.1"],
+        "--lr cannot be given with --resume",
+    );
+    fails_with(
+        &[
+            "supervised",
+            "--data",
+            d,
+            "--class",
+            "contact",
+            "--out",
+            run,
+            "--quiet",
+        ],
+        "already holds a supervised run",
+    );
+    // Text summary.
+    let o = trainer(&["supervised", "--resume", run, "--epochs", "3", "--quiet"]);
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("contact net:"),
+        "{}",
+        stderr(&o)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn load_steps(dir: &Path) -> u64 {
+    let v: Value = serde_json::from_slice(&std::fs::read(dir.join("supervised.json")).unwrap()).unwrap();
+    v["steps"].as_u64().unwrap()
+}
+
+#[test]
+fn supervised_errors_name_the_file_and_the_problem() {
+    let dir = scratch("cli-sup-bad");
+    let race: Vec<Sample> = samples(4, 3000)
+        .into_iter()
+        .filter(|s| evaluator::class::classify_shape(&s.position) == evaluator::PositionClass::Race)
+        .collect();
+    assert!(!race.is_empty());
+    let racefile = dir.join("race.bgds");
+    format::write(&racefile, Format::Binary, &race).unwrap();
+    let out = dir.join("x");
+    let o = out.to_str().unwrap();
+    let r = racefile.to_str().unwrap();
+    fails_with(
+        &[
+            "supervised",
+            "--data",
+            r,
+            "--class",
+            "contact",
+            "--out",
+            o,
+            "--quiet",
+        ],
+        "race.bgds",
+    );
+    fails_with(
+        &[
+            "supervised",
+            "--data",
+            r,
+            "--class",
+            "contact",
+            "--out",
+            o,
+            "--quiet",
+        ],
+        "no contact positions",
+    );
+    fails_with(
+        &[
+            "supervised",
+            "--data",
+            "/no/such.bgds",
+            "--class",
+            "race",
+            "--out",
+            o,
+        ],
+        "/no/such.bgds",
+    );
+    fails_with(
+        &[
+            "supervised",
+            "--data",
+            r,
+            "--class",
+            "race",
+            "--out",
+            o,
+            "--validation",
+            "0.9",
+        ],
+        "--validation",
+    );
+    fails_with(
+        &[
+            "supervised",
+            "--data",
+            r,
+            "--class",
+            "race",
+            "--out",
+            o,
+            "--init",
+            "/no/w.wd",
+        ],
+        "/no/w.wd",
+    );
+    let o2 = trainer(&["supervised", "--data", r, "--class", "hyper", "--out", o]);
+    assert_eq!(o2.status.code(), Some(2));
+    let bytes = std::fs::read(&racefile).unwrap();
+    std::fs::write(&racefile, &bytes[..bytes.len() - 3]).unwrap();
+    fails_with(
+        &[
+            "supervised",
+            "--data",
+            r,
+            "--class",
+            "race",
+            "--out",
+            o,
+            "--quiet",
+        ],
+        "truncated",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn supervised_bench_reports_its_rates() {
+    let v = ok_json(&[
+        "supervised",
+        "--bench",
+        "3000",
+        "--hidden",
+        "16",
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(v["positions"], 3000);
+    assert_eq!(v["inputs"], 250);
+    assert!(v["samples_per_s"].as_f64().unwrap() > 0.0);
+    assert!(v["cached_samples_per_s"].as_f64().unwrap() > 0.0);
+}
+
+/// A set with made-up candidate equities; pubeval's choices computed here with the
+/// library; the command's ER must be the hand-computed mean loss.
+#[test]
+fn benchmark_scores_players_as_computed_by_hand() {
+    let dir = scratch("cli-bench");
+    let mut gen = MoveGen::new();
+    let mut dice = board::DiceStream::new(21);
+    let positions: Vec<Position> = samples(5, 400)
+        .into_iter()
+        .map(|s| s.position)
+        .step_by(7)
+        .collect();
+    let mut entries = Vec::new();
+    let mut expected = Vec::new();
+    for (i, p) in positions.iter().enumerate() {
+        let roll: Dice = dice.roll();
+        let moves: Vec<Position> = gen.moves(p, roll).iter().map(|m| m.result).collect();
+        if moves.len() < 3 {
+            continue;
+        }
+        // Three candidates: every second move from the start of the list, equities
+        // falling by 0.01·(i mod 5 + 1).
+        let step = 0.01 * ((i % 5) as f64 + 1.0);
+        let cands: Vec<Candidate> = moves
+            .iter()
+            .step_by(2)
+            .take(3)
+            .enumerate()
+            .map(|(k, &after)| Candidate {
+                after,
+                notation: String::new(),
+                equity: 0.3 - step * k as f64,
+                se: None,
+                probs: None,
+            })
+            .collect();
+        let choice = trainer::pubeval::best_move(&mut gen, p, roll).unwrap().result;
+        let best = cands[0].equity;
+        let loss = match cands.iter().find(|c| c.after == choice) {
+            Some(c) => best - c.equity,
+            None => best - cands.last().unwrap().equity,
+        };
+        expected.push(loss);
+        entries.push(Entry {
+            position: *p,
+            dice: roll,
+            candidates: cands,
+        });
+    }
+    assert!(entries.len() > 20);
+    let set = dir.join("set.jsonl");
+    let lines: Vec<String> = entries.iter().map(benchmark::entry_line).collect();
+    benchmark::write(
+        &set,
+        &serde_json::json!({"format": "bgkit-benchmark", "version": 1}),
+        &lines,
+    )
+    .unwrap();
+    let o = trainer(&[
+        "benchmark",
+        "--weights",
+        "pubeval",
+        "--weights",
+        "random",
+        "--set",
+        set.to_str().unwrap(),
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let reports: Vec<Value> = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(reports.len(), 2);
+    assert_eq!(reports[0]["player"], "pubeval");
+    let all = reports[0]["classes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["class"] == "all")
+        .unwrap();
+    let er = 1000.0 * expected.iter().sum::<f64>() / expected.len() as f64;
+    assert_eq!(all["positions"], expected.len());
+    assert!(
+        (all["er"].as_f64().unwrap() - er).abs() < 1e-9,
+        "{} vs {er}",
+        all["er"]
+    );
+    // The table form names every class present.
+    let o = trainer(&[
+        "benchmark",
+        "--weights",
+        "pubeval",
+        "--set",
+        set.to_str().unwrap(),
+    ]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("contact") && text.contains("all"), "{text}");
+    // Errors.
+    fails_with(
+        &["benchmark", "--weights", "pubeval", "--set", "/no/set.jsonl"],
+        "/no/set.jsonl",
+    );
+    fails_with(
+        &[
+            "benchmark",
+            "--weights",
+            "/no/net.wd",
+            "--set",
+            set.to_str().unwrap(),
+        ],
+        "no such file",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
