@@ -43,6 +43,79 @@ pub struct Report {
     pub player: String,
     /// Per class (contact, crashed, race, then any other), then `all`.
     pub classes: Vec<ClassError>,
+    /// The difference to another player on the same positions, if compared.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub versus: Option<Versus>,
+}
+
+/// ER differences to another player, position by position.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Versus {
+    /// The other player.
+    pub player: String,
+    /// Per class, as in [`Report::classes`].
+    pub classes: Vec<Delta>,
+}
+
+/// The difference of two players' ER over one class.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Delta {
+    /// The class name, or `all`.
+    pub class: String,
+    /// ER of this player minus ER of the other (negative: this one errs less).
+    pub delta: f64,
+    /// Standard error of `delta` over the positions (paired: both players are scored
+    /// on the same positions, so the set's own noise largely cancels).
+    pub se: f64,
+}
+
+/// Adds to `report` its paired difference to `other` (scored on the same entries).
+pub fn compare(
+    report: &mut Report,
+    other: &str,
+    entries: &[Entry],
+    mine: &[Option<Scored>],
+    theirs: &[Option<Scored>],
+) {
+    let class_of: Vec<&'static str> = entries
+        .iter()
+        .map(|e| dataset_class(&e.position).name())
+        .collect();
+    let classes = report
+        .classes
+        .iter()
+        .map(|c| {
+            let d: Vec<f64> = mine
+                .iter()
+                .zip(theirs)
+                .enumerate()
+                .filter(|(i, _)| c.class == "all" || class_of[*i] == c.class)
+                .filter_map(|(_, (a, b))| Some(a.as_ref()?.loss - b.as_ref()?.loss))
+                .collect();
+            let (mean, se) = mean_se(&d);
+            Delta {
+                class: c.class.clone(),
+                delta: 1000.0 * mean,
+                se: 1000.0 * se,
+            }
+        })
+        .collect();
+    report.versus = Some(Versus {
+        player: other.into(),
+        classes,
+    });
+}
+
+/// Mean and standard error of the mean.
+fn mean_se(v: &[f64]) -> (f64, f64) {
+    let n = v.len() as f64;
+    let mean = v.iter().sum::<f64>() / n.max(1.0);
+    let se = if v.len() > 1 {
+        (v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0) / n).sqrt()
+    } else {
+        0.0
+    };
+    (mean, se)
 }
 
 impl Report {
@@ -115,12 +188,7 @@ pub fn summarise(player: &str, entries: &[Entry], scores: &[Option<Scored>]) -> 
             .filter_map(|(_, s)| s.map(|s| (s.loss, s.listed)))
             .collect();
         let n = losses.len() as f64;
-        let mean = losses.iter().map(|l| l.0).sum::<f64>() / n.max(1.0);
-        let se = if losses.len() > 1 {
-            (losses.iter().map(|l| (l.0 - mean).powi(2)).sum::<f64>() / (n - 1.0) / n).sqrt()
-        } else {
-            0.0
-        };
+        let (mean, se) = mean_se(&losses.iter().map(|l| l.0).collect::<Vec<_>>());
         ClassError {
             class: name.into(),
             positions: losses.len() as u64,
@@ -139,6 +207,7 @@ pub fn summarise(player: &str, entries: &[Entry], scores: &[Option<Scored>]) -> 
     Report {
         player: player.into(),
         classes,
+        versus: None,
     }
 }
 
@@ -205,7 +274,8 @@ mod tests {
         );
         let r = summarise("hand", &entries, &scores);
         let all = r.class("all").unwrap();
-        // ER = 1000 × (0.11 + 0.13) / 2 = 120; SE = 1000 × |0.13 − 0.11| / 2 / √2 · √2 = 10.
+        // ER = 1000 × (0.11 + 0.13) / 2 = 120; the losses' sample standard deviation is
+        // 0.01·√2, so SE = 1000 × 0.01·√2 / √2 = 10.
         assert_eq!(all.positions, 2);
         assert!((all.er - 120.0).abs() < 1e-9, "{}", all.er);
         assert!((all.se - 10.0).abs() < 1e-9, "{}", all.se);
@@ -218,8 +288,19 @@ mod tests {
         let best = |_: &Position, d: Dice| -> Result<Option<Position>, TrainerError> {
             Ok(Some(if d == d31 { m31[0].swapped() } else { m65[0] }))
         };
-        let r = summarise("best", &entries, &score_entries(&entries, best).unwrap());
+        let best_scores = score_entries(&entries, best).unwrap();
+        let mut r = summarise("best", &entries, &best_scores);
         assert_eq!(r.class("all").unwrap().er, 0.0);
         assert_eq!(r.class("all").unwrap().best_rate, 1.0);
+        // Paired difference to the hand chooser: −(0.11, 0.13) per position, mean −120,
+        // SE 10 (as above).
+        compare(&mut r, "hand", &entries, &best_scores, &scores);
+        let v = r.versus.as_ref().unwrap();
+        assert_eq!(v.player, "hand");
+        let all = v.classes.iter().find(|c| c.class == "all").unwrap();
+        assert!(
+            (all.delta + 120.0).abs() < 1e-9 && (all.se - 10.0).abs() < 1e-9,
+            "{all:?}"
+        );
     }
 }

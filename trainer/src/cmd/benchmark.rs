@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
-use trainer::benchmark::{score_player, summarise, Report};
+use trainer::benchmark::{compare, score_player, summarise, Report};
 use trainer::player;
 
 use super::DataArgs;
@@ -15,7 +15,9 @@ use super::DataArgs;
 ///
 /// A set is a file written by `datasets benchmark build` (JSON lines) or a gnubg-nn
 /// benchmark file (contact.bm, crashed.bm, race.bm: its `m` lines). A chosen move that
-/// is not among the set's candidates is scored with the worst candidate's loss.
+/// is not among the set's candidates is scored with the worst candidate's loss. With
+/// several players, each after the first is also compared with the first position by
+/// position (the difference of ER and its paired standard error).
 #[derive(clap::Args)]
 pub struct Args {
     /// The player: a weights file (a trainer model with its .json sidecar, or gnubg
@@ -46,10 +48,16 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let mut dbs = None;
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
     let mut reports: Vec<Report> = Vec::new();
+    let mut first = None;
     for spec in &args.weights {
         let p = player::from_spec(spec, &paths, &mut dbs).with_context(|| format!("player {spec}"))?;
         let scores = pool.install(|| score_player(&entries, p.as_ref()))?;
-        reports.push(summarise(spec, &entries, &scores));
+        let mut report = summarise(spec, &entries, &scores);
+        match &first {
+            None => first = Some((spec.clone(), scores)),
+            Some((name, theirs)) => compare(&mut report, name, &entries, &scores, theirs),
+        }
+        reports.push(report);
     }
     if args.json {
         for r in &reports {
@@ -57,14 +65,19 @@ pub fn run(args: Args) -> Result<ExitCode> {
         }
     } else {
         println!(
-            "{:<40} {:>8} {:>9} {:>8} {:>7} {:>9}",
-            "player", "class", "positions", "ER", "SE", "unlisted"
+            "{:<40} {:>8} {:>9} {:>8} {:>7} {:>9} {:>16}",
+            "player", "class", "positions", "ER", "SE", "unlisted", "vs first (SE)"
         );
         for r in &reports {
             for c in &r.classes {
+                let vs = r
+                    .versus
+                    .as_ref()
+                    .and_then(|v| v.classes.iter().find(|d| d.class == c.class))
+                    .map_or(String::new(), |d| format!("{:+.2} ({:.2})", d.delta, d.se));
                 println!(
-                    "{:<40} {:>8} {:>9} {:>8.2} {:>7.2} {:>9}",
-                    r.player, c.class, c.positions, c.er, c.se, c.unlisted
+                    "{:<40} {:>8} {:>9} {:>8.2} {:>7.2} {:>9} {:>16}",
+                    r.player, c.class, c.positions, c.er, c.se, c.unlisted, vs
                 );
             }
         }

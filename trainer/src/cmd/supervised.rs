@@ -88,6 +88,10 @@ pub struct Args {
     /// checkpoint; --resume continues.
     #[arg(long)]
     minutes: Option<f64>,
+    /// Keep every position's net inputs in memory when they take at most this many MiB
+    /// (faster epochs; the results are the same).
+    #[arg(long, default_value_t = 1024)]
+    cache_mb: u64,
     /// Measure instead of training: one epoch over N synthetic contact positions with
     /// a 250-H-5 net (H = --hidden, default 128) and Adam; prints JSON.
     #[arg(long, value_name = "N", conflicts_with_all = ["resume", "out", "data", "init"])]
@@ -189,6 +193,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
             )?
         }
     };
+    if !run.finished() {
+        run.cache_inputs(args.cache_mb.saturating_mul(1 << 20));
+    }
     let s = run.state();
     let per_epoch = s.train_positions;
     let total = per_epoch * u64::from(s.settings.epochs);

@@ -78,7 +78,7 @@ pub fn read_csv(path: &Path) -> Result<Vec<EpochRow>, TrainerError> {
         .collect()
 }
 
-/// Draws training and validation MSE per epoch (log scale), through a temporary file.
+/// Draws training and validation MSE per epoch, through a temporary file.
 pub fn plot(path: &Path, rows: &[EpochRow], title: &str) -> Result<(), TrainerError> {
     let stem = path
         .file_stem()
@@ -97,9 +97,10 @@ pub fn plot(path: &Path, rows: &[EpochRow], title: &str) -> Result<(), TrainerEr
         let lo = values.iter().copied().fold(f64::INFINITY, f64::min);
         let hi = values.iter().copied().fold(0.0, f64::max);
         let (lo, hi) = if values.is_empty() {
-            (1e-4, 1e-1)
+            (0.0, 1.0)
         } else {
-            (lo * 0.8, hi * 1.25)
+            let pad = (hi - lo).max(hi * 0.05) * 0.1;
+            ((lo - pad).max(0.0), hi + pad)
         };
         let max_epoch = rows.iter().map(|r| r.epoch).max().unwrap_or(1).max(1);
         let text = crate::curve::font_available();
@@ -112,11 +113,13 @@ pub fn plot(path: &Path, rows: &[EpochRow], title: &str) -> Result<(), TrainerEr
                 .y_label_area_size(70);
         }
         let mut chart = builder
-            .build_cartesian_2d(-0.2f64..f64::from(max_epoch) + 0.5, (lo..hi).log_scale())
+            .build_cartesian_2d(-0.2f64..f64::from(max_epoch) + 0.5, lo..hi)
             .map_err(|e| err(e.to_string()))?;
         let mut mesh = chart.configure_mesh();
         if text {
-            mesh.x_desc("epoch").y_desc("mean squared error per output");
+            mesh.x_desc("epoch")
+                .y_desc("mean squared error per output")
+                .y_label_formatter(&|v| format!("{v:.2e}"));
         } else {
             mesh.x_labels(0).y_labels(0);
         }
@@ -151,6 +154,7 @@ pub fn plot(path: &Path, rows: &[EpochRow], title: &str) -> Result<(), TrainerEr
         if text {
             chart
                 .configure_series_labels()
+                .position(SeriesLabelPosition::UpperRight)
                 .background_style(WHITE.mix(0.8))
                 .border_style(BLACK)
                 .draw()

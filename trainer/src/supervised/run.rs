@@ -951,6 +951,24 @@ pub struct BenchReport {
     pub cached_samples_per_s: f64,
     /// Seconds for one epoch of 1,000,000 positions with cached inputs.
     pub cached_seconds_per_million: f64,
+    /// CPU seconds (all threads) of the first epoch, where the system reports them
+    /// (Linux): on a loaded machine the wall clock says little, and CPU seconds / cores
+    /// is the epoch's time on that many free cores, if the work splits evenly.
+    pub cpu_seconds: Option<f64>,
+    /// CPU seconds of the epoch with cached inputs.
+    pub cached_cpu_seconds: Option<f64>,
+}
+
+/// CPU seconds used by this process so far (user + system, all threads), on Linux.
+fn process_cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The fields after the command name (in parentheses; it may hold spaces): utime and
+    // stime are the 14th and 15th of the line, the 12th and 13th of these, in clock
+    // ticks of 1/100 s on Linux.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
 }
 
 /// Synthetic contact positions with targets, from seeded games of random legal moves
@@ -1008,6 +1026,7 @@ pub fn bench(
     shuffle(&mut order, 5);
     let mut epoch = |data: &ClassData| {
         let t = Instant::now();
+        let cpu = process_cpu_seconds();
         for idx in order.chunks(batch) {
             stepper.step(
                 &pool,
@@ -1020,13 +1039,14 @@ pub fn bench(
                 set.lr,
             );
         }
-        t.elapsed().as_secs_f64().max(1e-9)
+        let used = cpu.zip(process_cpu_seconds()).map(|(a, b)| b - a);
+        (t.elapsed().as_secs_f64().max(1e-9), used)
     };
-    let seconds = epoch(&data);
+    let (seconds, cpu_seconds) = epoch(&data);
     let t = Instant::now();
     pool.install(|| data.cache_inputs(Encoding::Gnubg, false, u64::MAX));
     let cache_seconds = t.elapsed().as_secs_f64();
-    let cached = epoch(&data);
+    let (cached, cached_cpu_seconds) = epoch(&data);
     let n = data.len() as f64;
     Ok(BenchReport {
         positions: data.len() as u64,
@@ -1040,5 +1060,7 @@ pub fn bench(
         cache_seconds,
         cached_samples_per_s: n / cached,
         cached_seconds_per_million: 1e6 * cached / n,
+        cpu_seconds,
+        cached_cpu_seconds,
     })
 }

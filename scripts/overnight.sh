@@ -1,0 +1,304 @@
+#!/usr/bin/env bash
+# The overnight pipeline: build the bearoff databases, train a net by TD self-play from
+# scratch, improve it in rounds of sample -> rollout -> supervised training, measure every
+# net on a held-out move-error benchmark and in duplicate-dice duels against pubeval and
+# gnubg's weights, and write a markdown report with the plots.
+#
+#   scripts/overnight.sh [--quick] [--dir DIR] [--rounds N] [--threads T]
+#                        [--rollout-weights current|gnubg] [--fresh]
+#
+# Every step logs to DIR/logs/<step>.log and leaves DIR/steps/<step>.done when it has
+# finished; rerunning the same command after an interruption skips finished steps and
+# resumes the unfinished one (each tool checkpoints). DIR/overnight.log has one line per
+# step with its duration; DIR/report.md is the result. Sizes are in the two profiles
+# below (--quick: minutes; default: a night on 2 cores) and can be overridden with
+# environment variables of the same names (e.g. TD_MINUTES=60).
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+quick=0
+dir=""
+rounds=""
+threads=""
+rollout_weights=current
+fresh=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --quick) quick=1 ;;
+    --dir) dir=$2; shift ;;
+    --rounds) rounds=$2; shift ;;
+    --threads) threads=$2; shift ;;
+    --rollout-weights) rollout_weights=$2; shift ;;
+    --fresh) fresh=1 ;;
+    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "overnight.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+  esac
+  shift
+done
+case "$rollout_weights" in current|gnubg) ;; *) echo "overnight.sh: --rollout-weights is current or gnubg" >&2; exit 2 ;; esac
+
+if [ "$quick" = 1 ]; then
+  : "${TD_GAMES:=20000}" "${TD_MINUTES:=3}" "${TD_BENCH_EVERY:=10000}" "${TD_BENCH_GAMES:=400}"
+  : "${ROUNDS:=1}" "${SAMPLE_GAMES:=80}" "${MAX_POSITIONS:=3000}" "${ROLLOUT_TRIALS:=12}" "${ROLLOUT_TRUNCATE:=2}"
+  : "${EPOCHS:=12}" "${LR:=0.0003}"
+  : "${BENCH_GAMES:=40}" "${BENCH_POSITIONS:=150}" "${BENCH_CANDIDATES:=4}" "${BENCH_TRIALS:=18}" "${BENCH_TRUNCATE:=2}"
+  : "${ROUND_DUEL_GAMES:=1000}" "${DUEL_GAMES:=2000}"
+  : "${dir:=overnight-quick}"
+else
+  : "${TD_GAMES:=20000000}" "${TD_MINUTES:=180}" "${TD_BENCH_EVERY:=100000}" "${TD_BENCH_GAMES:=2000}"
+  : "${ROUNDS:=3}" "${SAMPLE_GAMES:=1500}" "${MAX_POSITIONS:=60000}" "${ROLLOUT_TRIALS:=18}" "${ROLLOUT_TRUNCATE:=4}"
+  : "${EPOCHS:=30}" "${LR:=0.0003}"
+  : "${BENCH_GAMES:=400}" "${BENCH_POSITIONS:=1500}" "${BENCH_CANDIDATES:=5}" "${BENCH_TRIALS:=36}" "${BENCH_TRUNCATE:=6}"
+  : "${ROUND_DUEL_GAMES:=4000}" "${DUEL_GAMES:=20000}"
+  : "${dir:=overnight}"
+fi
+[ -n "$rounds" ] && ROUNDS=$rounds
+thread_args=()
+[ -n "$threads" ] && thread_args=(--threads "$threads")
+
+[ "$fresh" = 1 ] && rm -rf "$dir"
+mkdir -p "$dir/logs" "$dir/steps" "$dir/data"
+dir=$(cd "$dir" && pwd)
+mainlog="$dir/overnight.log"
+
+log() { printf '%s %s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$*" | tee -a "$mainlog"; }
+
+# step NAME COMMAND...: runs COMMAND (its output to logs/NAME.log) unless NAME is done.
+step() {
+  local name=$1
+  shift
+  if [ -e "$dir/steps/$name.done" ]; then
+    log "skip  $name (done)"
+    return 0
+  fi
+  log "start $name"
+  local t0=$SECONDS
+  if "$@" >>"$dir/logs/$name.log" 2>&1; then
+    echo "$((SECONDS - t0))" >"$dir/steps/$name.done"
+    log "done  $name ($((SECONDS - t0)) s)"
+  else
+    local rc=$?
+    log "FAIL  $name (exit $rc after $((SECONDS - t0)) s): see $dir/logs/$name.log"
+    tail -n 5 "$dir/logs/$name.log" | sed 's/^/      /' | tee -a "$mainlog"
+    exit "$rc"
+  fi
+}
+
+log "overnight.sh $([ "$quick" = 1 ] && echo --quick) in $dir: rounds $ROUNDS, rollouts by $rollout_weights weights"
+
+# --- 0. Build --------------------------------------------------------------------------
+export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$root/target}
+bin="$CARGO_TARGET_DIR/release"
+build() { cargo build --release -p gen-bearoff -p evaluator -p datasets -p trainer --manifest-path "$root/Cargo.toml"; }
+log "start build"
+t0=$SECONDS
+build >>"$dir/logs/build.log" 2>&1 || { log "FAIL  build: see $dir/logs/build.log"; exit 2; }
+log "done  build ($((SECONDS - t0)) s)"
+
+# --- 1. Bearoff databases ----------------------------------------------------------------
+os="$dir/data/gnubg_os0.bd"
+ts="$dir/data/gnubg_ts0.bd"
+bearoff() {
+  "$bin/gen-bearoff" one-sided --points 6 -o "$os"
+  "$bin/gen-bearoff" two-sided --points 6 --checkers 6 -o "$ts"
+  "$bin/gen-bearoff" verify --quiet "$os"
+  "$bin/gen-bearoff" verify --quiet "$ts"
+}
+step bearoff bearoff
+dbs=(--bearoff-os "$os" --bearoff-ts "$ts")
+
+gnubg_wd=${GNUBG_WEIGHTS:-/usr/lib/gnubg/gnubg.wd}
+have_gnubg=0
+[ -f "$gnubg_wd" ] && have_gnubg=1
+if [ "$rollout_weights" = gnubg ] && [ "$have_gnubg" = 0 ]; then
+  log "FAIL  --rollout-weights gnubg: no gnubg weights at $gnubg_wd (set GNUBG_WEIGHTS)"
+  exit 2
+fi
+
+# --- 2. TD from scratch ------------------------------------------------------------------
+td() {
+  if [ -f "$dir/td/state.json" ]; then
+    # TD_MINUTES is for the whole run: what the earlier sessions used is subtracted.
+    local left
+    left=$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); print(max(0.0, float(sys.argv[2]) - s["elapsed_seconds"] / 60))' \
+      "$dir/td/state.json" "$TD_MINUTES")
+    if python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) > 0.05 else 1)' "$left"; then
+      "$bin/trainer" td --resume "$dir/td" --games "$TD_GAMES" --minutes "$left" "${thread_args[@]}" "${dbs[@]}"
+    fi
+  else
+    "$bin/trainer" td --out "$dir/td" --games "$TD_GAMES" --minutes "$TD_MINUTES" --bench-every "$TD_BENCH_EVERY" \
+      --bench-games "$TD_BENCH_GAMES" --checkpoint-every "$TD_BENCH_EVERY" "${thread_args[@]}" "${dbs[@]}"
+  fi
+}
+step td td
+
+# --- 3. The held-out benchmark set ------------------------------------------------------
+# Positions from gnubg's self-play (another seed than any training sample), every 10th
+# kept; candidates and reference rollouts by gnubg's weights when installed, else by the
+# TD net.
+ref_wd=$gnubg_wd
+[ "$have_gnubg" = 0 ] && ref_wd="$dir/td/net.wd"
+benchset() {
+  "$bin/datasets" sample --weights "$ref_wd" --games "$BENCH_GAMES" --seed 9001 -o "$dir/bench-all.csv" \
+    --quiet "${thread_args[@]}" "${dbs[@]}"
+  awk 'NR == 1 || NR % 10 == 0' "$dir/bench-all.csv" >"$dir/bench-positions.csv"
+  "$bin/datasets" benchmark build --weights "$ref_wd" --input "$dir/bench-positions.csv" -o "$dir/bench.jsonl" \
+    --candidates "$BENCH_CANDIDATES" --trials "$BENCH_TRIALS" --truncate "$BENCH_TRUNCATE" \
+    --max-positions "$BENCH_POSITIONS" --seed 9002 --quiet "${thread_args[@]}" "${dbs[@]}"
+}
+step benchset benchset
+
+# Measures a net: ER on the benchmark set and a duel against pubeval (JSON files).
+measure() {
+  local net=$1 out=$2 games=$3
+  "$bin/trainer" benchmark --weights "$net" --set "$dir/bench.jsonl" --json "${thread_args[@]}" "${dbs[@]}" >"$out.er.json"
+  "$bin/trainer" duel --a "$net" --b pubeval --games "$games" --seed 7 --json --quiet "${thread_args[@]}" \
+    "${dbs[@]}" >"$out.pubeval.json"
+}
+step measure-td measure "$dir/td/net.wd" "$dir/td/measure" "$ROUND_DUEL_GAMES"
+
+# --- 4. Rounds of sample -> rollout -> supervised training -------------------------------
+# Supervised training of one class's net, new or resumed.
+supervise() {
+  local class=$1 init=$2 out=$3
+  shift 3
+  if [ -f "$out/supervised.json" ]; then
+    "$bin/trainer" supervised --resume "$out" "${thread_args[@]}"
+  else
+    "$bin/trainer" supervised --init "$init" --class "$class" --out "$out" --epochs "$EPOCHS" --lr "$LR" \
+      --patience 4 --plateau 1 "$@" "${thread_args[@]}"
+  fi
+}
+
+current="$dir/td/net.wd"
+data_args=()
+for r in $(seq 1 "$ROUNDS"); do
+  rd="$dir/round-$r"
+  mkdir -p "$rd"
+  roller=$current
+  [ "$rollout_weights" = gnubg ] && roller=$gnubg_wd
+  sample() {
+    "$bin/datasets" sample --weights "$current" --games "$SAMPLE_GAMES" --seed "$((100 + r))" -o "$rd/sampled.csv" \
+      --quiet "${thread_args[@]}" "${dbs[@]}"
+    head -n "$((MAX_POSITIONS + 1))" "$rd/sampled.csv" >"$rd/positions.csv"
+  }
+  step "round-$r-sample" sample
+  rollout() {
+    "$bin/datasets" rollout --weights "$roller" --input "$rd/positions.csv" -o "$rd/data.bgds" \
+      --trials "$ROLLOUT_TRIALS" --truncate "$ROLLOUT_TRUNCATE" --seed "$((200 + r))" --quiet "${thread_args[@]}" "${dbs[@]}"
+    "$bin/datasets" stats "$rd/data.bgds"
+  }
+  step "round-$r-rollout" rollout
+  # Train on every round's data so far.
+  data_args+=(--data "$rd/data.bgds")
+  step "round-$r-contact" supervise contact "$current" "$rd/contact" "${data_args[@]}"
+  step "round-$r-crashed" supervise crashed "$rd/contact/net.wd" "$rd/crashed" "${data_args[@]}"
+  step "round-$r-race" supervise race "$rd/crashed/net.wd" "$rd/race" "${data_args[@]}"
+  current="$rd/race/net.wd"
+  step "round-$r-measure" measure "$current" "$rd/measure" "$ROUND_DUEL_GAMES"
+done
+
+# --- 5. Final duel table -----------------------------------------------------------------
+players=("$dir/td/net.wd")
+for r in $(seq 1 "$ROUNDS"); do players+=("$dir/round-$r/race/net.wd"); done
+duels() {
+  local i=0
+  for p in "${players[@]}"; do
+    "$bin/trainer" duel --a "$p" --b pubeval --games "$DUEL_GAMES" --seed 11 --json --quiet "${thread_args[@]}" \
+      "${dbs[@]}" >"$dir/final-$i-pubeval.json"
+    if [ "$have_gnubg" = 1 ]; then
+      "$bin/trainer" duel --a "$p" --b "gnubg:$gnubg_wd" --games "$DUEL_GAMES" --seed 11 --json --quiet \
+        "${thread_args[@]}" "${dbs[@]}" >"$dir/final-$i-gnubg.json"
+    fi
+    i=$((i + 1))
+  done
+  if [ "$have_gnubg" = 1 ]; then
+    "$bin/trainer" duel --a "gnubg:$gnubg_wd" --b pubeval --games "$DUEL_GAMES" --seed 11 --json --quiet \
+      "${thread_args[@]}" "${dbs[@]}" >"$dir/final-gnubg-pubeval.json"
+    "$bin/trainer" benchmark --weights "gnubg:$gnubg_wd" --weights pubeval --set "$dir/bench.jsonl" --json \
+      "${thread_args[@]}" "${dbs[@]}" >"$dir/final-reference.er.json"
+  else
+    "$bin/trainer" benchmark --weights pubeval --set "$dir/bench.jsonl" --json "${thread_args[@]}" \
+      >"$dir/final-reference.er.json"
+  fi
+}
+step duels duels
+
+# --- 6. Report ---------------------------------------------------------------------------
+report() {
+  python3 - "$dir" "$ROUNDS" "$quick" "$rollout_weights" "$have_gnubg" <<'PY'
+import json, os, sys
+d, rounds, quick, rw, have_gnubg = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1", sys.argv[4], sys.argv[5] == "1"
+def load(p):
+    with open(os.path.join(d, p)) as f:
+        return json.load(f)
+def lines(p):
+    with open(os.path.join(d, p)) as f:
+        return [json.loads(l) for l in f if l.strip()]
+def er(rep, cls):
+    for c in rep["classes"]:
+        if c["class"] == cls:
+            return "%.2f ± %.2f" % (c["er"], c["se"])
+    return "–"
+def duel(p):
+    if not os.path.exists(os.path.join(d, p)):
+        return "–"
+    r = load(p)
+    return "%+.3f ± %.3f" % (r["ppg"], r["se"])
+def secs(name):
+    p = os.path.join(d, "steps", name + ".done")
+    return int(open(p).read().strip()) if os.path.exists(p) else 0
+out = []
+out.append("# Overnight run%s\n" % (" (--quick)" if quick else ""))
+out.append("Directory `%s`; %d round(s); training rollouts by the %s weights.\n" % (d, rounds, "current net's" if rw == "current" else "gnubg"))
+names = ["TD"] + ["round %d" % r for r in range(1, rounds + 1)]
+nets = ["td/net.wd"] + ["round-%d/race/net.wd" % r for r in range(1, rounds + 1)]
+meas = ["td/measure"] + ["round-%d/measure" % r for r in range(1, rounds + 1)]
+out.append("## Nets\n")
+out.append("ER: average equity lost against the best rolled-out candidate on the held-out benchmark set, in millipoints (± 1 SE); ppg: cubeless money, duplicate dice (± 1 SE over game pairs).\n")
+hdr = "| net | file | ER contact | ER crashed | ER race | ER all | ppg vs pubeval (%s) | final ppg vs pubeval | final ppg vs gnubg 0-ply |" % ("round duel")
+out.append(hdr)
+out.append("|---|---|---|---|---|---|---|---|---|")
+for i, (n, f, m) in enumerate(zip(names, nets, meas)):
+    rep = lines(m + ".er.json")[0]
+    out.append("| %s | `%s` | %s | %s | %s | %s | %s | %s | %s |" % (n, f, er(rep, "contact"), er(rep, "crashed"), er(rep, "race"), er(rep, "all"), duel(m + ".pubeval.json"), duel("final-%d-pubeval.json" % i), duel("final-%d-gnubg.json" % i)))
+refs = lines("final-reference.er.json")
+for rep in refs:
+    ppg = duel("final-gnubg-pubeval.json") if rep["player"].startswith("gnubg:") else "–"
+    out.append("| %s (reference) | | %s | %s | %s | %s | | %s | |" % (rep["player"], er(rep, "contact"), er(rep, "crashed"), er(rep, "race"), er(rep, "all"), ppg))
+b = load("final-0-pubeval.json")
+out.append("\nFinal duels: %d games each (seed 11). Benchmark set: `bench.jsonl` (%d positions).\n" % (b["games"], len(lines("bench.jsonl")) - 1))
+out.append("## Supervised training\n")
+out.append("| round | class | positions (train / validation) | epochs | best epoch | validation mse at start | best validation mse |")
+out.append("|---|---|---|---|---|---|---|")
+for r in range(1, rounds + 1):
+    for c in ["contact", "crashed", "race"]:
+        s = load("round-%d/%s/supervised.json" % (r, c))
+        curve = s["curve"]
+        best = [row for row in curve if row["epoch"] == s["best_epoch"]][0]
+        out.append("| %d | %s | %d / %d | %d | %d | %.6f | %.6f |" % (r, c, s["train_positions"], s["validation_positions"], s["epoch"], s["best_epoch"], curve[0]["val_mse"], best["val_mse"]))
+out.append("\n## Steps\n")
+out.append("| step | seconds |")
+out.append("|---|---|")
+total = 0
+for f in sorted(os.listdir(os.path.join(d, "steps")), key=lambda n: os.path.getmtime(os.path.join(d, "steps", n))):
+    name = f[:-5]
+    out.append("| %s | %d |" % (name, secs(name)))
+    total += secs(name)
+out.append("| **total** | **%d** |" % total)
+out.append("\n## Plots\n")
+out.append("TD self-play, ppg against pubeval:\n\n![TD curve](td/curve.png)\n")
+for r in range(1, rounds + 1):
+    for c in ["contact", "crashed", "race"]:
+        out.append("Round %d, %s net:\n\n![round %d %s](round-%d/%s/curve.png)\n" % (r, c, r, c, r, c))
+text = "\n".join(out) + "\n"
+tmp = os.path.join(d, ".report.md.tmp")
+with open(tmp, "w") as f:
+    f.write(text)
+os.replace(tmp, os.path.join(d, "report.md"))
+PY
+}
+rm -f "$dir/steps/report.done"
+step report report
+log "report: $dir/report.md"
+cat "$dir/report.md"
