@@ -22,15 +22,16 @@ rounds=""
 threads=""
 rollout_weights=current
 fresh=0
+need() { [ $# -ge 2 ] || { echo "overnight.sh: $1 needs a value" >&2; exit 2; }; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) quick=1 ;;
-    --dir) dir=$2; shift ;;
-    --rounds) rounds=$2; shift ;;
-    --threads) threads=$2; shift ;;
-    --rollout-weights) rollout_weights=$2; shift ;;
+    --dir) need "$@"; dir=$2; shift ;;
+    --rounds) need "$@"; rounds=$2; shift ;;
+    --threads) need "$@"; threads=$2; shift ;;
+    --rollout-weights) need "$@"; rollout_weights=$2; shift ;;
     --fresh) fresh=1 ;;
-    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "overnight.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
   shift
