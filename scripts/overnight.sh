@@ -4,7 +4,7 @@
 # net on a held-out move-error benchmark and in duplicate-dice duels against pubeval and
 # gnubg's weights, and write a markdown report with the plots.
 #
-#   scripts/overnight.sh [--quick] [--dir DIR] [--rounds N] [--threads T]
+#   scripts/overnight.sh [--quick] [--td-only] [--dir DIR] [--rounds N] [--threads T]
 #                        [--rollout-weights current|gnubg] [--fresh]
 #
 # Every step logs to DIR/logs/<step>.log and leaves DIR/steps/<step>.done when it has
@@ -12,11 +12,14 @@
 # resumes the unfinished one (each tool checkpoints). DIR/overnight.log has one line per
 # step with its duration; DIR/report.md is the result. Sizes are in the two profiles
 # below (--quick: minutes; default: a night on 2 cores) and can be overridden with
-# environment variables of the same names (e.g. TD_MINUTES=60).
+# environment variables of the same names (e.g. TD_MINUTES=60). --td-only: no
+# supervised rounds; TD self-play for the whole night (8 hours unless TD_MINUTES).
+# Needs cargo and python3; gnubg's weights are used when installed.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 quick=0
+td_only=0
 dir=""
 rounds=""
 threads=""
@@ -26,17 +29,38 @@ need() { [ $# -ge 2 ] || { echo "overnight.sh: $1 needs a value" >&2; exit 2; };
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) quick=1 ;;
+    --td-only) td_only=1 ;;
     --dir) need "$@"; dir=$2; shift ;;
     --rounds) need "$@"; rounds=$2; shift ;;
     --threads) need "$@"; threads=$2; shift ;;
     --rollout-weights) need "$@"; rollout_weights=$2; shift ;;
     --fresh) fresh=1 ;;
-    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "overnight.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
   shift
 done
 case "$rollout_weights" in current|gnubg) ;; *) echo "overnight.sh: --rollout-weights is current or gnubg" >&2; exit 2 ;; esac
+if [ -n "$rounds" ] && ! [[ "$rounds" =~ ^[0-9]+$ ]]; then
+  echo "overnight.sh: --rounds must be a whole number, got '$rounds'" >&2
+  exit 2
+fi
+if [ -n "$threads" ] && ! [[ "$threads" =~ ^[1-9][0-9]*$ ]]; then
+  echo "overnight.sh: --threads must be a positive whole number, got '$threads'" >&2
+  exit 2
+fi
+suffix=""
+if [ "$td_only" = 1 ]; then
+  if [ -n "$rounds" ] && [ "$rounds" != 0 ]; then
+    echo "overnight.sh: --td-only runs no supervised rounds (drop --rounds)" >&2
+    exit 2
+  fi
+  rounds=0
+  suffix="-td"
+fi
+for tool in cargo python3; do
+  command -v "$tool" >/dev/null || { echo "overnight.sh: $tool is needed and not on PATH" >&2; exit 2; }
+done
 
 if [ "$quick" = 1 ]; then
   : "${TD_GAMES:=20000}" "${TD_MINUTES:=3}" "${TD_BENCH_EVERY:=10000}" "${TD_BENCH_GAMES:=400}"
@@ -44,14 +68,16 @@ if [ "$quick" = 1 ]; then
   : "${EPOCHS:=12}" "${LR:=0.0003}"
   : "${BENCH_GAMES:=40}" "${BENCH_POSITIONS:=150}" "${BENCH_CANDIDATES:=4}" "${BENCH_TRIALS:=18}" "${BENCH_TRUNCATE:=2}"
   : "${ROUND_DUEL_GAMES:=1000}" "${DUEL_GAMES:=2000}"
-  : "${dir:=overnight-quick}"
+  : "${dir:=overnight-quick$suffix}"
 else
+  # TD alone is limited by time only: 8 hours.
+  if [ "$td_only" = 1 ]; then : "${TD_GAMES:=1000000000}" "${TD_MINUTES:=480}"; fi
   : "${TD_GAMES:=20000000}" "${TD_MINUTES:=180}" "${TD_BENCH_EVERY:=100000}" "${TD_BENCH_GAMES:=2000}"
   : "${ROUNDS:=3}" "${SAMPLE_GAMES:=1500}" "${MAX_POSITIONS:=60000}" "${ROLLOUT_TRIALS:=18}" "${ROLLOUT_TRUNCATE:=4}"
   : "${EPOCHS:=30}" "${LR:=0.0003}"
   : "${BENCH_GAMES:=400}" "${BENCH_POSITIONS:=1500}" "${BENCH_CANDIDATES:=5}" "${BENCH_TRIALS:=36}" "${BENCH_TRUNCATE:=6}"
   : "${ROUND_DUEL_GAMES:=4000}" "${DUEL_GAMES:=20000}"
-  : "${dir:=overnight}"
+  : "${dir:=overnight$suffix}"
 fi
 [ -n "$rounds" ] && ROUNDS=$rounds
 thread_args=()
@@ -85,7 +111,7 @@ step() {
   fi
 }
 
-log "overnight.sh $([ "$quick" = 1 ] && echo --quick) in $dir: rounds $ROUNDS, rollouts by $rollout_weights weights"
+log "overnight.sh $([ "$quick" = 1 ] && echo --quick) in $dir: TD for $TD_MINUTES minutes at most, rounds $ROUNDS, rollouts by $rollout_weights weights"
 
 # --- 0. Build --------------------------------------------------------------------------
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$root/target}
@@ -268,10 +294,12 @@ for rep in refs:
     ppg = duel("final-gnubg-pubeval.json") if rep["player"].startswith("gnubg:") else "–"
     out.append("| %s (reference) | | %s | %s | %s | %s | | %s | |" % (rep["player"], er(rep, "contact"), er(rep, "crashed"), er(rep, "race"), er(rep, "all"), ppg))
 b = load("final-0-pubeval.json")
-out.append("\nFinal duels: %d games each (seed 11). Benchmark set: `bench.jsonl` (%d positions).\n" % (b["games"], len(lines("bench.jsonl")) - 1))
-out.append("## Supervised training\n")
-out.append("| round | class | positions (train / validation) | epochs | best epoch | validation mse at start | best validation mse |")
-out.append("|---|---|---|---|---|---|---|")
+ref = "gnubg's weights" if have_gnubg else "the TD net (gnubg's weights are not installed: this flatters the TD net, and the duels against gnubg are skipped)"
+out.append("\nFinal duels: %d games each (seed 11). Benchmark set: `bench.jsonl` (%d positions; candidates chosen and rolled out by %s).\n" % (b["games"], len(lines("bench.jsonl")) - 1, ref))
+if rounds:
+    out.append("## Supervised training\n")
+    out.append("| round | class | positions (train / validation) | epochs | best epoch | validation mse at start | best validation mse |")
+    out.append("|---|---|---|---|---|---|---|")
 for r in range(1, rounds + 1):
     for c in ["contact", "crashed", "race"]:
         s = load("round-%d/%s/supervised.json" % (r, c))

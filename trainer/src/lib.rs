@@ -1,6 +1,7 @@
 /*!
-The bgkit trainer: TD(λ) self-play training of gnubg-compatible nets, pubeval, and
-duplicate-dice duels between players, behind the `trainer` command.
+The bgkit trainer: TD(λ) self-play and supervised training of gnubg-compatible nets,
+the move-error benchmark, pubeval, duplicate-dice duels and tournaments between
+players, behind the `trainer` command.
 
 # Overview
 
