@@ -54,6 +54,11 @@ pub type Scored = (u64, u32);
 /// `[bear-off best, its bear-off score, gammon best, its gammon score]`.
 pub type SingleBests = [[u32; 4]; 6];
 
+/// [`SingleBests`] on a 32-byte boundary: one position's 96 bytes lie in two cache lines.
+#[derive(Clone, Copy, Debug)]
+#[repr(C, align(32))]
+struct AlignedBests(SingleBests);
+
 /// First best single-checker successors of position `x` for each die (see
 /// [`ExactSource::best_single`]), with their scores.
 pub fn best_single_moves(
@@ -234,7 +239,7 @@ fn double_with_tables(
 pub struct DoublesWindow {
     points: usize,
     stride: usize,
-    slots: [Vec<u32>; WINDOW],
+    slots: [Option<Slot>; WINDOW],
     /// Per position: its rank within its pip level, and its level modulo [`WINDOW`] in
     /// the top 3 bits (one load finds an entry).
     loc: Vec<u32>,
@@ -242,42 +247,83 @@ pub struct DoublesWindow {
 
 const WINDOW: usize = 7;
 
+/// One level's entries: zeroed anonymous memory sized for the largest level it will
+/// hold, its pages mapped in one call (cheaper than a page fault per page). Level 0's
+/// entries (the all-off position: no moves) are these zeros.
+#[derive(Debug)]
+struct Slot(memmap2::MmapMut);
+
+impl Slot {
+    fn new(values: usize) -> Option<Slot> {
+        memmap2::MmapOptions::new()
+            .len((values * 4).max(4))
+            .populate()
+            .map_anon()
+            .ok()
+            .map(Slot)
+    }
+    fn values(&self) -> &[u32] {
+        bytemuck::cast_slice(&self.0)
+    }
+    fn values_mut(&mut self) -> &mut [u32] {
+        bytemuck::cast_slice_mut(&mut self.0)
+    }
+}
+
 impl DoublesWindow {
     /// `u32` values per position: 6 dice × `points` bounds × 3 depths × 4 (bear-off
     /// best with the sequence length in its top bits, its score, gammon best, its
-    /// score); the three depths of one die and bound share a cache line.
+    /// score); the three depths of one die and bound are adjacent (48 bytes, one or two
+    /// cache lines).
     pub fn stride(points: usize) -> usize {
         6 * 3 * points * 4
     }
 
-    /// Bytes the window needs for `levels`.
+    /// Bytes the window needs for `levels`: level `p` uses slot `p % 7`, each slot is
+    /// sized for the largest level it holds.
     pub fn bytes(levels: &PipLevels, points: usize) -> u64 {
-        let mut sizes: Vec<usize> = (0..=levels.max_pip()).map(|p| levels.len_of(p)).collect();
-        sizes.sort_unstable();
-        let largest: usize = sizes.iter().rev().take(WINDOW).sum();
+        let largest: usize = (0..WINDOW).map(|r| Self::slot_positions(levels, r)).sum();
         (largest * Self::stride(points) * 4) as u64
     }
 
-    fn new(points: usize, levels: &PipLevels) -> DoublesWindow {
+    /// Positions of the largest level that uses slot `r`.
+    fn slot_positions(levels: &PipLevels, r: usize) -> usize {
+        (r..=levels.max_pip())
+            .step_by(WINDOW)
+            .map(|p| levels.len_of(p))
+            .max()
+            .unwrap_or(0)
+            .max(1)
+    }
+
+    /// The window for `levels`, or `None` if its memory cannot be mapped.
+    fn new(points: usize, levels: &PipLevels) -> Option<DoublesWindow> {
         let loc = levels
             .pip
             .iter()
             .zip(&levels.rank)
             .map(|(&p, &r)| r | ((usize::from(p) % WINDOW) as u32) << 29)
             .collect();
-        DoublesWindow {
-            points,
-            stride: Self::stride(points),
-            slots: Default::default(),
-            loc,
+        let stride = Self::stride(points);
+        let mut slots: [Option<Slot>; WINDOW] = Default::default();
+        for (r, slot) in slots.iter_mut().enumerate() {
+            *slot = Some(Slot::new(Self::slot_positions(levels, r) * stride)?);
         }
+        Some(DoublesWindow {
+            points,
+            stride,
+            slots,
+            loc,
+        })
     }
 
     /// Where position `x`'s entries for die `d` and bound `bound` start.
     #[inline(always)]
     fn at(&self, x: u64, d: u8, bound: usize) -> (&[u32], usize) {
         let loc = self.loc[x as usize];
-        let slot = &self.slots[(loc >> 29) as usize];
+        let slot = self.slots[(loc >> 29) as usize]
+            .as_ref()
+            .map_or(&[][..], Slot::values);
         let at = (loc & 0x1FFF_FFFF) as usize * self.stride
             + ((usize::from(d) - 1) * self.points + bound.min(self.points - 1)) * 12;
         (slot, at)
@@ -318,32 +364,37 @@ impl DoublesWindow {
             let gam = if a.2 .1 <= b.2 .1 { a.2 } else { b.2 };
             (a.0, bear, gam)
         };
+        let pack = |c: (u8, Scored, Scored)| {
+            [
+                c.1 .0 as u32 | u32::from(c.0) << 30,
+                c.1 .1,
+                c.2 .0 as u32,
+                c.2 .1,
+            ]
+        };
         for d in 1..=6u8 {
             let m = &moves[usize::from(d) - 1];
-            for k in 1..=3usize {
-                let base = (usize::from(d) - 1) * p * 12 + (k - 1) * 4;
-                let mut cur = (0u8, here.0, here.1);
-                // Sources ascending, so that bound `s` puts the move from `s` in front.
-                let mut next = m.len;
-                for s in 0..p {
-                    if next > 0 && usize::from(m.list[next - 1].0) == s {
-                        next -= 1;
-                        let x1 = m.list[next].2;
-                        let c = if k == 1 {
-                            let (a, g) = src.scored(x1);
-                            (1, a, g)
-                        } else {
-                            let (n, b, g) = self.entry(x1, d, k - 1, s);
-                            (1 + n, b, g)
-                        };
-                        cur = better(c, cur);
+            // Depths 1-3 side by side, bounds ascending: the entries are written in
+            // memory order.
+            let mut cur = [(0u8, here.0, here.1); 3];
+            // Sources ascending, so that bound `s` puts the move from `s` in front.
+            let mut next = m.len;
+            for (s, entry) in out[(usize::from(d) - 1) * p * 12..][..p * 12]
+                .chunks_exact_mut(12)
+                .enumerate()
+            {
+                if next > 0 && usize::from(m.list[next - 1].0) == s {
+                    next -= 1;
+                    let x1 = u64::from(m.list[next].2);
+                    let (a, g) = src.scored(x1);
+                    cur[0] = better((1, a, g), cur[0]);
+                    for k in 2..=3 {
+                        let (n, b, g) = self.entry(x1, d, k - 1, s);
+                        cur[k - 1] = better((1 + n, b, g), cur[k - 1]);
                     }
-                    out[base + 12 * s..base + 12 * s + 4].copy_from_slice(&[
-                        cur.1 .0 as u32 | u32::from(cur.0) << 30,
-                        cur.1 .1,
-                        cur.2 .0 as u32,
-                        cur.2 .1,
-                    ]);
+                }
+                for (e, c) in entry.chunks_exact_mut(4).zip(cur) {
+                    e.copy_from_slice(&pack(c));
                 }
             }
         }
@@ -363,29 +414,75 @@ impl DoublesWindow {
     }
 }
 
+/// Most points a side can occupy: one checker each for at most 15 checkers.
+const MAX_OCCUPIED: usize = 15;
+
 /// The single-checker moves of a position with one die: `(source, destination,
 /// successor)`, sources descending (destination below 0: borne off).
 #[derive(Clone, Copy, Debug)]
 pub struct SingleMoves {
-    list: [(u8, i8, u64); MAX_POINTS],
+    list: [(u8, i8, u32); MAX_OCCUPIED],
     len: usize,
 }
 
 impl SingleMoves {
-    fn of(ranker: &Ranker, board: &Counts, x: u64, d: u8) -> SingleMoves {
-        let mut m = SingleMoves {
-            list: [(0, 0, 0); MAX_POINTS],
-            len: 0,
+    const EMPTY: SingleMoves = SingleMoves {
+        list: [(0, 0, 0); MAX_OCCUPIED],
+        len: 0,
+    };
+
+    /// The moves of all six dice from `board` (rank `x`, at most `u32::MAX`), each in
+    /// the order of [`for_each_single_move`], from one pass over the board: a move from
+    /// `src` to `dest` lowers the rank by the sum of the slot deltas from `dest + 1` to
+    /// `src`, a difference of two prefix sums.
+    fn all(ranker: &Ranker, board: &Counts, x: u64) -> [SingleMoves; 6] {
+        let mut out = [SingleMoves::EMPTY; 6];
+        let Some(top) = board.iter().rposition(|&c| c > 0) else {
+            return out;
         };
-        for_each_single_move(ranker, board, x, d, &mut |s, dest, j, _| {
-            m.list[m.len] = (s as u8, dest as i8, j);
-            m.len += 1;
-        });
-        m
+        let mut prefix = [0u64; MAX_POINTS + 1];
+        let mut above = 0u8;
+        for k in (0..=top).rev() {
+            above += board[k];
+            prefix[k + 1] = ranker.delta_at(k, above);
+        }
+        for k in 0..=top {
+            prefix[k + 1] += prefix[k];
+        }
+        for src in (0..=top).rev() {
+            if board[src] == 0 {
+                continue;
+            }
+            for (d, m) in out.iter_mut().enumerate() {
+                let dest = src as isize - d as isize - 1;
+                if !(dest >= 0 || (top <= 5 && (src == top || dest == -1))) {
+                    continue;
+                }
+                let lo = (dest.max(-1) + 1) as usize;
+                let j = x - (prefix[src + 1] - prefix[lo]);
+                m.list[m.len] = (src as u8, dest as i8, j as u32);
+                m.len += 1;
+            }
+        }
+        out
     }
 
-    fn iter(&self) -> impl Iterator<Item = &(u8, i8, u64)> {
-        self.list[..self.len].iter()
+    fn iter(&self) -> impl Iterator<Item = (u8, i8, u64)> + '_ {
+        self.list[..self.len]
+            .iter()
+            .map(|&(s, d, j)| (s, d, u64::from(j)))
+    }
+}
+
+/// One distribution (32 `u16`) on a 64-byte boundary: one cache line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, align(64))]
+pub struct Dist(pub [u16; SLOTS]);
+
+impl std::ops::Deref for Dist {
+    type Target = [u16; SLOTS];
+    fn deref(&self) -> &[u16; SLOTS] {
+        &self.0
     }
 }
 
@@ -462,14 +559,16 @@ struct Prepared {
 fn prepare(index: &PositionIndex, ranker: &Ranker, i: u64, gammon: bool, src: &TableSource) -> Prepared {
     let board = counts_of(index, i).expect("index in range");
     let on_board: u32 = board.iter().map(|&c| u32::from(c)).sum();
-    let moves: [SingleMoves; 6] = std::array::from_fn(|d| SingleMoves::of(ranker, &board, i, d as u8 + 1));
-    for (d, m) in moves.iter().enumerate() {
-        for &(s1, _, x1) in m.iter() {
-            let row = &src.singles[x1 as usize];
+    let moves = SingleMoves::all(ranker, &board, i);
+    for m in &moves {
+        for (_, _, x1) in m.iter() {
+            let row = &src.singles[x1 as usize].0;
+            // 96 bytes at 32-byte alignment: two cache lines.
             crate::hyper::kernel::prefetch(&row[0]);
             crate::hyper::kernel::prefetch(&row[5]);
+            crate::hyper::kernel::prefetch(&src.scores[x1 as usize]);
             if let Some(w) = src.doubles {
-                w.prefetch(x1, d as u8 + 1, usize::from(s1));
+                crate::hyper::kernel::prefetch(&w.loc[x1 as usize]);
             }
         }
     }
@@ -485,20 +584,30 @@ fn prepare(index: &PositionIndex, ranker: &Ranker, i: u64, gammon: bool, src: &T
     }
 }
 
+/// Stage 1b (with a doubles window): fetches ahead the window entries the position's
+/// rolls read, once stage 1 has fetched where they are.
+fn prefetch_window(p: &Prepared, w: &DoublesWindow) {
+    for (d, m) in p.moves.iter().enumerate() {
+        for (s1, _, x1) in m.iter() {
+            w.prefetch(x1, d as u8 + 1, usize::from(s1));
+        }
+    }
+}
+
 /// Stage 2: the chosen successors (bear-off, gammon) of every roll; fetches ahead their
 /// arrays.
 fn choose(ranker: &Ranker, p: &Prepared, src: &TableSource) -> [(u64, u64); 21] {
     let (board, moves, want_gammon) = (&p.board, &p.moves, p.want_gammon);
     let off = src.scored(0);
     let single = |x: u64, d: u8| {
-        let e = src.singles[x as usize][usize::from(d) - 1];
+        let e = src.singles[x as usize].0[usize::from(d) - 1];
         ((u64::from(e[0]), e[1]), (u64::from(e[2]), e[3]))
     };
     let mut chosen = [(0u64, 0u64); 21];
     for (r, &(d0, d1, _)) in ROLLS.iter().enumerate() {
         let mut choice = Choice::new();
         if d0 != d1 {
-            for &(_, _, i1) in moves[usize::from(d0) - 1].iter() {
+            for (_, _, i1) in moves[usize::from(d0) - 1].iter() {
                 if i1 == 0 {
                     choice.offer(1, d0, off.0, off.1, want_gammon);
                 } else {
@@ -506,7 +615,7 @@ fn choose(ranker: &Ranker, p: &Prepared, src: &TableSource) -> [(u64, u64); 21] 
                     choice.offer(2, d0 + d1, j, g, want_gammon);
                 }
             }
-            for &(s1, dest, i1) in moves[usize::from(d1) - 1].iter() {
+            for (s1, dest, i1) in moves[usize::from(d1) - 1].iter() {
                 if i1 == 0 {
                     choice.offer(1, d1, off.0, off.1, want_gammon);
                 } else if dest < 0 {
@@ -533,7 +642,7 @@ fn choose(ranker: &Ranker, p: &Prepared, src: &TableSource) -> [(u64, u64); 21] 
                 }
             }
         } else if let Some(win) = src.doubles {
-            for &(s1, _, i1) in moves[usize::from(d0) - 1].iter() {
+            for (s1, _, i1) in moves[usize::from(d0) - 1].iter() {
                 let (m, j, g) = win.entry(i1, d0, 3, usize::from(s1));
                 choice.offer(1 + m, (1 + m) * d0, j, g, want_gammon);
             }
@@ -565,16 +674,17 @@ fn finish(
     if !p.want_gammon {
         gacc[0] = 0xFFFF * 36;
     }
-    for (&(best, gbest), &(_, _, w)) in chosen.iter().zip(&ROLLS) {
-        let a = &src.bearoff[best as usize];
+    // Weight 2 or 1: a shift by 1 or 0 (one uniform vector shift, no multiplication).
+    let add = |acc: &mut [u32; SLOTS], a: &Dist, shift: u32| {
         for t in 0..SLOTS - 1 {
-            acc[t + 1] += w * u32::from(a[t]);
+            acc[t + 1] += u32::from(a[t]) << shift;
         }
+    };
+    for (&(best, gbest), &(_, _, w)) in chosen.iter().zip(&ROLLS) {
+        let shift = w >> 1;
+        add(&mut acc, &src.bearoff[best as usize], shift);
         if p.want_gammon {
-            let g = &src.gammons[gbest as usize];
-            for t in 0..SLOTS - 1 {
-                gacc[t + 1] += w * u32::from(g[t]);
-            }
+            add(&mut gacc, &src.gammons[gbest as usize], shift);
         }
     }
     let record = (round_distribution(&acc), round_distribution(&gacc));
@@ -583,7 +693,7 @@ fn finish(
     for (slot, m) in singles.iter_mut().zip(&p.moves) {
         let mut best = (u32::MAX, 0u64);
         let mut gbest = (u32::MAX, 0u64);
-        for &(_, _, j) in m.iter() {
+        for (_, _, j) in m.iter() {
             let (r, rg) = src.scores[j as usize];
             if r < best.0 {
                 best = (r, j);
@@ -616,28 +726,29 @@ fn compute_batch(
     batch: &[u32],
     gammon: bool,
     src: &TableSource,
+    out: &mut [(ExactRecord, SingleBests)],
     window_out: Option<&mut [u32]>,
-) -> Vec<(ExactRecord, SingleBests)> {
+) {
     let prepared: Vec<Prepared> = batch
         .iter()
         .map(|&i| prepare(index, ranker, u64::from(i), gammon, src))
         .collect();
+    if let Some(w) = src.doubles {
+        prepared.iter().for_each(|p| prefetch_window(p, w));
+    }
     let chosen: Vec<[(u64, u64); 21]> = prepared.iter().map(|p| choose(ranker, p, src)).collect();
     match window_out {
-        Some(out) => {
-            let stride = out.len() / batch.len();
-            prepared
-                .iter()
-                .zip(&chosen)
-                .zip(out.chunks_mut(stride))
-                .map(|((p, c), o)| finish(p, c, gammon, src, Some(o)))
-                .collect()
+        Some(win) => {
+            let stride = win.len() / batch.len();
+            for (((p, c), w), o) in prepared.iter().zip(&chosen).zip(win.chunks_mut(stride)).zip(out) {
+                *o = finish(p, c, gammon, src, Some(w));
+            }
         }
-        None => prepared
-            .iter()
-            .zip(&chosen)
-            .map(|(p, c)| finish(p, c, gammon, src, None))
-            .collect(),
+        None => {
+            for ((p, c), o) in prepared.iter().zip(&chosen).zip(out) {
+                *o = finish(p, c, gammon, src, None);
+            }
+        }
     }
 }
 
@@ -649,16 +760,16 @@ pub struct ExactTable {
     /// Whether gammon arrays were computed.
     pub gammon: bool,
     /// Bear-off arrays, 32 values per position.
-    pub bearoff: Vec<[u16; SLOTS]>,
+    pub bearoff: Vec<Dist>,
     /// Gammon arrays (empty when `gammon` is false).
-    pub gammons: Vec<[u16; SLOTS]>,
+    pub gammons: Vec<Dist>,
 }
 
 struct TableSource<'a> {
-    bearoff: &'a [[u16; SLOTS]],
-    gammons: &'a [[u16; SLOTS]],
+    bearoff: &'a [Dist],
+    gammons: &'a [Dist],
     scores: &'a [(u32, u32)],
-    singles: &'a [SingleBests],
+    singles: &'a [AlignedBests],
     doubles: Option<&'a DoublesWindow>,
 }
 
@@ -668,14 +779,14 @@ impl ExactSource for TableSource<'_> {
         self.scores[j as usize]
     }
     fn bearoff(&self, j: u64) -> [u16; SLOTS] {
-        self.bearoff[j as usize]
+        self.bearoff[j as usize].0
     }
     fn gammon(&self, j: u64) -> [u16; SLOTS] {
-        self.gammons[j as usize]
+        self.gammons[j as usize].0
     }
     #[inline]
     fn best_single(&self, x: u64, die: u8) -> Option<(Scored, Scored)> {
-        let e = self.singles[x as usize][usize::from(die - 1)];
+        let e = self.singles[x as usize].0[usize::from(die - 1)];
         Some(((u64::from(e[0]), e[1]), (u64::from(e[2]), e[3])))
     }
     #[inline]
@@ -703,33 +814,24 @@ pub fn generate_exact(
     let n = index.count() as usize;
     let levels = PipLevels::new(index);
     let ranker = Ranker::new(index);
-    let mut bearoff = vec![[0u16; SLOTS]; n];
-    let mut gammons = vec![[0u16; SLOTS]; if gammon { n } else { 0 }];
+    let mut bearoff = vec![Dist([0u16; SLOTS]); n];
+    let mut gammons = vec![Dist([0u16; SLOTS]); if gammon { n } else { 0 }];
     let mut scores = vec![(0u32, 0u32); n];
-    let mut singles: Vec<SingleBests> = vec![[[0u32; 4]; 6]; n];
+    let mut singles = vec![AlignedBests([[0u32; 4]; 6]); n];
     let points = index.points();
     let mut window = (n < 1 << 30 && DoublesWindow::bytes(&levels, points) <= window_budget)
-        .then(|| DoublesWindow::new(points, &levels));
+        .then(|| DoublesWindow::new(points, &levels))
+        .flatten();
     let (a0, g0) = all_off();
-    bearoff[0] = a0;
+    bearoff[0] = Dist(a0);
     if gammon {
-        gammons[0] = g0;
-    }
-    if let Some(w) = window.as_mut() {
-        w.slots[0] = vec![0; w.stride];
+        gammons[0] = Dist(g0);
     }
     let mut done = 1u64;
     progress(done);
     for p in 1..=levels.max_pip() {
         let level = levels.level(p);
-        let mut slot = window
-            .as_mut()
-            .map(|w| {
-                let mut v = std::mem::take(&mut w.slots[p % WINDOW]);
-                v.resize(level.len() * w.stride, 0);
-                v
-            })
-            .unwrap_or_default();
+        let mut slot = window.as_mut().and_then(|w| w.slots[p % WINDOW].take());
         let stride = window.as_ref().map_or(1, |w| w.stride);
         let results: Vec<(ExactRecord, SingleBests)> = {
             let src = TableSource {
@@ -739,23 +841,24 @@ pub fn generate_exact(
                 singles: &singles,
                 doubles: window.as_ref(),
             };
-            let compute = |batch: &[u32], out: Option<&mut [u32]>| {
-                compute_batch(index, &ranker, batch, gammon, &src, out)
+            let mut results = vec![(all_off(), [[0u32; 4]; 6]); level.len()];
+            let compute = |batch: &[u32], out: &mut [(ExactRecord, SingleBests)], win: Option<&mut [u32]>| {
+                compute_batch(index, &ranker, batch, gammon, &src, out, win)
             };
-            if slot.is_empty() {
-                level
+            match slot.as_mut() {
+                None => level
                     .par_chunks(BATCH)
+                    .zip(results.par_chunks_mut(BATCH))
                     .with_min_len(2)
-                    .flat_map_iter(|b| compute(b, None))
-                    .collect()
-            } else {
-                level
+                    .for_each(|(b, out)| compute(b, out, None)),
+                Some(slot) => level
                     .par_chunks(BATCH)
-                    .zip(slot.par_chunks_mut(BATCH * stride))
+                    .zip(results.par_chunks_mut(BATCH))
+                    .zip(slot.values_mut()[..level.len() * stride].par_chunks_mut(BATCH * stride))
                     .with_min_len(2)
-                    .flat_map_iter(|(b, out)| compute(b, Some(out)))
-                    .collect()
+                    .for_each(|((b, out), win)| compute(b, out, Some(win))),
             }
+            results
         };
         if let Some(w) = window.as_mut() {
             w.slots[p % WINDOW] = slot;
@@ -763,11 +866,11 @@ pub fn generate_exact(
         for (&i, ((a, g), m)) in level.iter().zip(results) {
             let i = i as usize;
             scores[i] = (rolls_score(&a), if gammon { rolls_score(&g) } else { 0 });
-            bearoff[i] = a;
+            bearoff[i] = Dist(a);
             if gammon {
-                gammons[i] = g;
+                gammons[i] = Dist(g);
             }
-            singles[i] = m;
+            singles[i] = AlignedBests(m);
         }
         done += level.len() as u64;
         progress(done);
@@ -889,6 +992,28 @@ pub fn generate_normal(index: &PositionIndex, progress: &(dyn Fn(u64) + Sync)) -
 mod tests {
     use super::*;
 
+    /// The one-pass single moves of all dice are [`for_each_single_move`]'s, in its
+    /// order, for every position of several databases.
+    #[test]
+    fn single_moves_of_all_dice_match_the_move_generator() {
+        for (points, checkers) in [(6, 15), (8, 8), (12, 4), (24, 2)] {
+            let index = PositionIndex::new(points, checkers).unwrap();
+            let ranker = Ranker::new(&index);
+            for x in 0..index.count() {
+                let board = counts_of(&index, x).unwrap();
+                let all = SingleMoves::all(&ranker, &board, x);
+                for d in 1..=6u8 {
+                    let mut expected = Vec::new();
+                    for_each_single_move(&ranker, &board, x, d, &mut |s, dest, j, _| {
+                        expected.push((s as u8, dest as i8, j));
+                    });
+                    let got: Vec<_> = all[usize::from(d) - 1].iter().collect();
+                    assert_eq!(got, expected, "{points}x{checkers} position {x} die {d}");
+                }
+            }
+        }
+    }
+
     /// The one-pass generator with the doubles window gives the same tables as without
     /// it (doubles searched move by move), and as the reference computation of each
     /// record from the finished table.
@@ -909,17 +1034,17 @@ mod tests {
                     )
                 }
                 fn bearoff(&self, j: u64) -> [u16; SLOTS] {
-                    self.0.bearoff[j as usize]
+                    self.0.bearoff[j as usize].0
                 }
                 fn gammon(&self, j: u64) -> [u16; SLOTS] {
-                    self.0.gammons[j as usize]
+                    self.0.gammons[j as usize].0
                 }
             }
             let ranker = Ranker::new(&index);
             for i in (0..index.count()).step_by(7) {
                 let (a, g) = compute_exact(&index, &ranker, i, true, &Finished(&fast));
-                assert_eq!(a, fast.bearoff[i as usize], "{points}x{checkers} position {i}");
-                assert_eq!(g, fast.gammons[i as usize], "{points}x{checkers} position {i}");
+                assert_eq!(a, fast.bearoff[i as usize].0, "{points}x{checkers} position {i}");
+                assert_eq!(g, fast.gammons[i as usize].0, "{points}x{checkers} position {i}");
             }
         }
     }

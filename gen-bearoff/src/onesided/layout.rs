@@ -106,9 +106,9 @@ pub fn write_exact(
     };
     if !opts.params.compressed {
         for (i, a) in table.bearoff.iter().enumerate() {
-            put_u16s(&mut buf, a);
+            put_u16s(&mut buf, &a.0);
             if g {
-                put_u16s(&mut buf, &table.gammons[i]);
+                put_u16s(&mut buf, &table.gammons[i].0);
             }
             if buf.len() >= 1 << 16 {
                 flush(&mut buf, w)?;
