@@ -74,6 +74,23 @@ pub enum BearoffError {
 }
 
 impl BearoffError {
+    /// `Ok` when `index < count`, else [`BearoffError::IndexOutOfRange`].
+    pub fn check_index(index: u64, count: u64) -> Result<(), BearoffError> {
+        if index < count {
+            Ok(())
+        } else {
+            Err(BearoffError::IndexOutOfRange { index, count })
+        }
+    }
+
+    /// The record index `us * n + them` of a pair of one-sided indices below `n` (side
+    /// on roll first), as two-sided and hypergammon files number their records.
+    pub fn pair_index(us: u64, them: u64, n: u64) -> Result<u64, BearoffError> {
+        BearoffError::check_index(us, n)?;
+        BearoffError::check_index(them, n)?;
+        Ok(us * n + them)
+    }
+
     /// An I/O error on `path`.
     pub fn io(path: &Path, what: &'static str, source: std::io::Error) -> BearoffError {
         BearoffError::Io {

@@ -24,11 +24,7 @@ impl BearoffDb {
     /// Opens a file with a header (gnubg's or bgkit's wide variant), validating its size.
     pub fn open(path: impl AsRef<Path>) -> Result<BearoffDb, BearoffError> {
         let path = path.as_ref();
-        let file = MappedFile::open(path)?;
-        let header = Header::parse(file.bytes()).map_err(|source| BearoffError::Header {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let (file, header) = MappedFile::open_with_header(path)?;
         BearoffDb::from_parts(file, header)
     }
 

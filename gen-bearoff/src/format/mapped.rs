@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use memmap2::Mmap;
 
 use crate::error::BearoffError;
+use crate::format::header::Header;
 
 /// A whole file mapped read-only. Every access is bounds-checked: a truncated file gives
 /// [`BearoffError::Corrupt`], never a panic.
@@ -37,6 +38,16 @@ impl MappedFile {
             path: path.to_path_buf(),
             map,
         })
+    }
+
+    /// Maps `path` and parses its header (an error names the file).
+    pub fn open_with_header(path: &Path) -> Result<(MappedFile, Header), BearoffError> {
+        let file = MappedFile::open(path)?;
+        let header = Header::parse(file.bytes()).map_err(|source| BearoffError::Header {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Ok((file, header))
     }
 
     /// The file's path.

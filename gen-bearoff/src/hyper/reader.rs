@@ -10,7 +10,7 @@ use board::Position;
 use super::record::{HyperRecord, RECORD_LEN};
 use super::space::{classify, Class, MAX_HYPER_CHECKERS, SLOTS};
 use crate::error::BearoffError;
-use crate::format::header::{Header, HeaderStyle, Kind, HEADER_LEN};
+use crate::format::header::{HeaderStyle, Kind, HEADER_LEN};
 use crate::format::index::PositionIndex;
 use crate::format::mapped::MappedFile;
 
@@ -29,11 +29,7 @@ impl HyperDb {
     /// Opens a hypergammon database (gnubg's `gnubg-H<C>` header).
     pub fn open(path: impl AsRef<Path>) -> Result<HyperDb, BearoffError> {
         let path = path.as_ref();
-        let file = MappedFile::open(path)?;
-        let header = Header::parse(file.bytes()).map_err(|source| BearoffError::Header {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let (file, header) = MappedFile::open_with_header(path)?;
         match header.kind {
             Kind::Hypergammon { checkers } => HyperDb::from_file(file, checkers, header.style),
             other => Err(BearoffError::WrongKind {
@@ -124,26 +120,13 @@ impl HyperDb {
 
     /// Record index of a pair of one-sided indices (side on roll first).
     pub fn record_index(&self, us: u64, them: u64) -> Result<u64, BearoffError> {
-        for i in [us, them] {
-            if i >= self.n {
-                return Err(BearoffError::IndexOutOfRange {
-                    index: i,
-                    count: self.n,
-                });
-            }
-        }
-        Ok(us * self.n + them)
+        BearoffError::pair_index(us, them, self.n)
     }
 
     /// Record `index` (`us * n + them`). A non-zero padding byte is reported as
     /// corruption.
     pub fn record(&self, index: u64) -> Result<HyperRecord, BearoffError> {
-        if index >= self.count() {
-            return Err(BearoffError::IndexOutOfRange {
-                index,
-                count: self.count(),
-            });
-        }
+        BearoffError::check_index(index, self.count())?;
         let bytes = self
             .file
             .slice(self.base + index * RECORD_LEN as u64, RECORD_LEN as u64)?;

@@ -4,7 +4,7 @@ use std::path::Path;
 
 use crate::encoding::{read_u16s, DIST_TOTAL, ROLLS};
 use crate::error::BearoffError;
-use crate::format::header::{Header, HeaderStyle, Kind, OneSidedParams, HEADER_LEN};
+use crate::format::header::{HeaderStyle, Kind, OneSidedParams, HEADER_LEN};
 use crate::format::index::PositionIndex;
 use crate::format::mapped::MappedFile;
 use crate::onesided::layout::{index_entry_len, record_len, NORMAL_RECORD_LEN};
@@ -140,11 +140,7 @@ impl OneSidedDb {
     /// Opens a one-sided database with a header (gnubg's or bgkit's wide one).
     pub fn open(path: impl AsRef<Path>) -> Result<OneSidedDb, BearoffError> {
         let path = path.as_ref();
-        let file = MappedFile::open(path)?;
-        let header = Header::parse(file.bytes()).map_err(|source| BearoffError::Header {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let (file, header) = MappedFile::open_with_header(path)?;
         match header.kind {
             Kind::OneSided(params) => OneSidedDb::from_file(file, params, header.style),
             other => Err(BearoffError::WrongKind {
@@ -265,14 +261,7 @@ impl OneSidedDb {
     }
 
     fn check_index(&self, i: u64) -> Result<(), BearoffError> {
-        if i >= self.count {
-            Err(BearoffError::IndexOutOfRange {
-                index: i,
-                count: self.count,
-            })
-        } else {
-            Ok(())
-        }
+        BearoffError::check_index(i, self.count)
     }
 
     /// Index entry `i` of a compressed file.

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use crate::error::BearoffError;
 use crate::format::encoding::{equity_f32, equity_f64, equity_from_u16};
-use crate::format::header::{Header, HeaderStyle, Kind, TwoSidedParams, HEADER_LEN};
+use crate::format::header::{HeaderStyle, Kind, TwoSidedParams, HEADER_LEN};
 use crate::format::index::PositionIndex;
 use crate::format::mapped::MappedFile;
 
@@ -77,11 +77,7 @@ impl TwoSidedDb {
     /// Opens a two-sided database with a header.
     pub fn open(path: impl AsRef<Path>) -> Result<TwoSidedDb, BearoffError> {
         let path = path.as_ref();
-        let file = MappedFile::open(path)?;
-        let header = Header::parse(file.bytes()).map_err(|source| BearoffError::Header {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let (file, header) = MappedFile::open_with_header(path)?;
         match header.kind {
             Kind::TwoSided(params) => TwoSidedDb::from_file(file, params, header.style),
             other => Err(BearoffError::WrongKind {
@@ -171,25 +167,12 @@ impl TwoSidedDb {
 
     /// Record index of a pair of one-sided indices.
     pub fn record_index(&self, us: u64, them: u64) -> Result<u64, BearoffError> {
-        for i in [us, them] {
-            if i >= self.n {
-                return Err(BearoffError::IndexOutOfRange {
-                    index: i,
-                    count: self.n,
-                });
-            }
-        }
-        Ok(us * self.n + them)
+        BearoffError::pair_index(us, them, self.n)
     }
 
     /// The equities of record `index` (`us * n + them`).
     pub fn equities(&self, index: u64) -> Result<Equities, BearoffError> {
-        if index >= self.count() {
-            return Err(BearoffError::IndexOutOfRange {
-                index,
-                count: self.count(),
-            });
-        }
+        BearoffError::check_index(index, self.count())?;
         let raw = self
             .file
             .slice(self.base + index * 2 * self.values, 2 * self.values)?;
