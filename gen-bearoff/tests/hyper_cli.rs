@@ -6,21 +6,12 @@ mod common;
 use std::path::Path;
 
 use board::{Position, Variant};
-use common::{ours, run_err, run_ok, scratch};
+use common::{file_names, ours, run_err, run_ok, scratch};
 use gen_bearoff::hyper::{HyperDb, HyperRecord};
 use gen_bearoff::{BearoffDb, BearoffError, Kind};
 
 fn p(dir: &Path, name: &str) -> String {
     dir.join(name).to_str().unwrap().to_string()
-}
-
-fn names(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    v.sort();
-    v
 }
 
 /// An interrupted run leaves its checkpoint; `--resume` finishes it with exactly the
@@ -34,7 +25,7 @@ fn interrupted_runs_resume_to_the_same_file() {
         args.extend(&flags);
         run_ok(&args);
         assert_eq!(
-            names(&dir),
+            file_names(&dir),
             vec!["full.bd"],
             "the checkpoint is removed when done"
         );
@@ -44,7 +35,7 @@ fn interrupted_runs_resume_to_the_same_file() {
             args.extend(&flags);
             let err = run_err(&args);
             assert!(err.contains("not converged") && err.contains("--resume"), "{err}");
-            assert_eq!(names(&dir), vec!["full.bd", "part.bd.ckpt"]);
+            assert_eq!(file_names(&dir), vec!["full.bd", "part.bd.ckpt"]);
             // Without --resume the leftover checkpoint is not silently thrown away.
             let mut again = vec!["hyper", "-c", "2", "-q", "-o", &part];
             again.extend(&flags);
@@ -62,7 +53,7 @@ fn interrupted_runs_resume_to_the_same_file() {
                 std::fs::read(&part).unwrap() == std::fs::read(&full).unwrap(),
                 "{flags:?} stopped after {stop}"
             );
-            assert_eq!(names(&dir), vec!["full.bd", "part.bd"]);
+            assert_eq!(file_names(&dir), vec!["full.bd", "part.bd"]);
             std::fs::remove_file(&part).unwrap();
         }
         std::fs::remove_file(&full).unwrap();
@@ -122,7 +113,7 @@ fn bad_options_are_clean_errors() {
         );
         assert_eq!(err.lines().count(), 1, "{err}");
     }
-    assert!(names(&dir).is_empty(), "{:?}", names(&dir));
+    assert!(file_names(&dir).is_empty(), "{:?}", file_names(&dir));
     // Output into a missing directory.
     let err = run_err(&["hyper", "-c", "1", "-o", &p(&dir, "no/such/dir.bd")]);
     assert!(err.contains("no/such"), "{err}");

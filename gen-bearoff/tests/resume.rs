@@ -4,16 +4,7 @@
 
 mod common;
 
-use common::{md5_hex, ours, run_err, run_ok, scratch};
-
-fn names(dir: &std::path::Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    v.sort();
-    v
-}
+use common::{file_names, md5_hex, ours, run_err, run_ok, scratch};
 
 #[test]
 fn two_sided_runs_resume_from_their_last_level() {
@@ -30,7 +21,7 @@ fn two_sided_runs_resume_from_their_last_level() {
         args.extend(["-o", f.as_str(), "--stop-after-level", stop]);
         let err = run_err(&args);
         assert!(err.contains("--resume"), "{err}");
-        let left = names(&dir);
+        let left = file_names(&dir);
         assert!(left.contains(&"part.bd.state".to_string()), "{left:?}");
         assert!(!left.contains(&"part.bd".to_string()), "{left:?}");
         // Not without --resume: the interrupted run is not thrown away silently.
@@ -72,7 +63,7 @@ fn two_sided_runs_resume_from_their_last_level() {
             "stopped after level {stop}"
         );
         assert_eq!(
-            names(&dir),
+            file_names(&dir),
             vec!["part.bd".to_string()],
             "temporary files removed"
         );
@@ -121,5 +112,5 @@ fn one_sided_reruns_replace_leftovers() {
         md5_hex(&std::fs::read(&f).unwrap()),
         "2064f9a56b23117d053a573c96a92fa2"
     );
-    assert_eq!(names(&dir), vec!["os5.bd".to_string()]);
+    assert_eq!(file_names(&dir), vec!["os5.bd".to_string()]);
 }

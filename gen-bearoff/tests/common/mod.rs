@@ -88,3 +88,13 @@ pub fn run_err(args: &[&str]) -> String {
     );
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
+
+/// The names of the files in `dir`, sorted.
+pub fn file_names(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
