@@ -228,17 +228,18 @@ done
 # --- 5. Final duel table -----------------------------------------------------------------
 players=("$dir/td/net.wd")
 for r in $(seq 1 "$ROUNDS"); do players+=("$dir/round-$r/race/net.wd"); done
-duels() {
-  local i=0
-  for p in "${players[@]}"; do
-    "$bin/trainer" duel --a "$p" --b pubeval --games "$DUEL_GAMES" --seed 11 --json --quiet "${thread_args[@]}" \
-      "${dbs[@]}" >"$dir/final-$i-pubeval.json"
-    if [ "$have_gnubg" = 1 ]; then
-      "$bin/trainer" duel --a "$p" --b "gnubg:$gnubg_wd" --games "$DUEL_GAMES" --seed 11 --json --quiet \
-        "${thread_args[@]}" "${dbs[@]}" >"$dir/final-$i-gnubg.json"
-    fi
-    i=$((i + 1))
-  done
+# One step per net (so a rerun with more --rounds plays only the new nets' duels), then
+# the reference players.
+final_duels() {
+  local i=$1 p=$2
+  "$bin/trainer" duel --a "$p" --b pubeval --games "$DUEL_GAMES" --seed 11 --json --quiet "${thread_args[@]}" \
+    "${dbs[@]}" >"$dir/final-$i-pubeval.json"
+  if [ "$have_gnubg" = 1 ]; then
+    "$bin/trainer" duel --a "$p" --b "gnubg:$gnubg_wd" --games "$DUEL_GAMES" --seed 11 --json --quiet \
+      "${thread_args[@]}" "${dbs[@]}" >"$dir/final-$i-gnubg.json"
+  fi
+}
+reference_duels() {
   if [ "$have_gnubg" = 1 ]; then
     "$bin/trainer" duel --a "gnubg:$gnubg_wd" --b pubeval --games "$DUEL_GAMES" --seed 11 --json --quiet \
       "${thread_args[@]}" "${dbs[@]}" >"$dir/final-gnubg-pubeval.json"
@@ -249,7 +250,10 @@ duels() {
       >"$dir/final-reference.er.json"
   fi
 }
-step duels duels
+for i in "${!players[@]}"; do
+  step "final-$i" final_duels "$i" "${players[$i]}"
+done
+step final-reference reference_duels
 
 # --- 6. Report ---------------------------------------------------------------------------
 report() {
