@@ -10,6 +10,7 @@
 
 use std::path::Path;
 
+use plotters::coord::Shift;
 use plotters::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -71,10 +72,32 @@ pub fn write_csv(path: &Path, rows: &[CurveRow]) -> Result<(), TrainerError> {
 
 /// Reads a curve CSV.
 pub fn read_csv(path: &Path) -> Result<Vec<CurveRow>, TrainerError> {
+    read_rows(path)
+}
+
+/// Reads a CSV file (header line first) into rows.
+pub(crate) fn read_rows<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Vec<T>, TrainerError> {
     let mut r = csv::Reader::from_path(path).map_err(|e| TrainerError::format(path, e.to_string()))?;
     r.deserialize()
         .map(|row| row.map_err(|e| TrainerError::format(path, e.to_string())))
         .collect()
+}
+
+/// Draws a 900 × 560 PNG chart at `path` through a temporary file (which keeps the
+/// `.png` extension: the encoder picks the format from it), renamed when complete.
+pub(crate) fn draw_png(
+    path: &Path,
+    draw: impl FnOnce(DrawingArea<BitMapBackend<'_>, Shift>) -> Result<(), String>,
+) -> Result<(), TrainerError> {
+    let stem = path
+        .file_stem()
+        .map_or("curve".into(), |s| s.to_string_lossy().into_owned());
+    let tmp = path.with_file_name(format!(".{stem}.tmp{}.png", std::process::id()));
+    if let Err(e) = draw(BitMapBackend::new(&tmp, (900, 560)).into_drawing_area()) {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(TrainerError::format(path, format!("cannot draw the chart: {e}")));
+    }
+    std::fs::rename(&tmp, path).map_err(|e| TrainerError::io(path, e))
 }
 
 /// Registers a system font for chart text, once; false if none was found.
@@ -105,14 +128,8 @@ pub(crate) fn font_available() -> bool {
 /// Draws ppg against pubeval (± 1 SE) over games trained as a PNG, written through a
 /// temporary file. Without a usable system font the chart has no text.
 pub fn plot(path: &Path, rows: &[CurveRow]) -> Result<(), TrainerError> {
-    // The encoder picks the format from the extension: keep `.png` on the temporary name.
-    let stem = path
-        .file_stem()
-        .map_or("curve".into(), |s| s.to_string_lossy().into_owned());
-    let tmp = path.with_file_name(format!(".{stem}.tmp{}.png", std::process::id()));
-    let err = |e: String| TrainerError::format(path, format!("cannot draw the chart: {e}"));
-    {
-        let root = BitMapBackend::new(&tmp, (900, 560)).into_drawing_area();
+    draw_png(path, |root| {
+        let err = |e: String| e;
         root.fill(&WHITE).map_err(|e| err(e.to_string()))?;
         let max_games = rows.iter().map(|r| r.games).max().unwrap_or(1).max(1) as f64;
         let lo = rows.iter().map(|r| r.ppg - r.se).fold(-0.5f64, f64::min).floor();
@@ -161,8 +178,8 @@ pub fn plot(path: &Path, rows: &[CurveRow]) -> Result<(), TrainerError> {
             }))
             .map_err(|e| err(e.to_string()))?;
         root.present().map_err(|e| err(e.to_string()))?;
-    }
-    std::fs::rename(&tmp, path).map_err(|e| TrainerError::io(path, e))
+        Ok(())
+    })
 }
 
 #[cfg(test)]

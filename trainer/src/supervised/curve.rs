@@ -16,6 +16,7 @@ use std::path::Path;
 use plotters::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use crate::curve::draw_png;
 use crate::error::TrainerError;
 use crate::model::write_atomic;
 
@@ -72,21 +73,13 @@ pub fn write_csv(path: &Path, rows: &[EpochRow]) -> Result<(), TrainerError> {
 
 /// Reads a curve CSV.
 pub fn read_csv(path: &Path) -> Result<Vec<EpochRow>, TrainerError> {
-    let mut r = csv::Reader::from_path(path).map_err(|e| TrainerError::format(path, e.to_string()))?;
-    r.deserialize()
-        .map(|row| row.map_err(|e| TrainerError::format(path, e.to_string())))
-        .collect()
+    crate::curve::read_rows(path)
 }
 
 /// Draws training and validation MSE per epoch, through a temporary file.
 pub fn plot(path: &Path, rows: &[EpochRow], title: &str) -> Result<(), TrainerError> {
-    let stem = path
-        .file_stem()
-        .map_or("curve".into(), |s| s.to_string_lossy().into_owned());
-    let tmp = path.with_file_name(format!(".{stem}.tmp{}.png", std::process::id()));
-    let err = |e: String| TrainerError::format(path, format!("cannot draw the chart: {e}"));
-    {
-        let root = BitMapBackend::new(&tmp, (900, 560)).into_drawing_area();
+    draw_png(path, |root| {
+        let err = |e: String| e;
         root.fill(&WHITE).map_err(|e| err(e.to_string()))?;
         let values: Vec<f64> = rows
             .iter()
@@ -161,8 +154,8 @@ pub fn plot(path: &Path, rows: &[EpochRow], title: &str) -> Result<(), TrainerEr
                 .map_err(|e| err(e.to_string()))?;
         }
         root.present().map_err(|e| err(e.to_string()))?;
-    }
-    std::fs::rename(&tmp, path).map_err(|e| TrainerError::io(path, e))
+        Ok(())
+    })
 }
 
 #[cfg(test)]
