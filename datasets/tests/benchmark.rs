@@ -7,7 +7,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use board::{MoveGen, Position};
 use datasets::benchmark::{self, SetFormat};
@@ -196,28 +196,7 @@ fn building_resumes_after_kill_9() {
     let out = dir.join("b.jsonl");
     let meta = dir.join("b.jsonl.partial.json");
     let r = args(&out);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_datasets"))
-        .args(&r)
-        .spawn()
-        .unwrap();
-    let t0 = Instant::now();
-    loop {
-        let chunks = std::fs::read_to_string(&meta)
-            .ok()
-            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
-            .and_then(|v| v["chunks"].as_u64())
-            .unwrap_or(0);
-        if chunks >= 1 {
-            break;
-        }
-        assert!(
-            t0.elapsed() < Duration::from_secs(120) && !out.exists(),
-            "no checkpoint"
-        );
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
+    common::kill_after_first_chunk(&r, &out, &meta, Duration::from_secs(120));
     assert!(!out.exists() && meta.exists(), "the run was interrupted");
     ok(&r.iter().map(String::as_str).collect::<Vec<_>>());
     assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&reference).unwrap());

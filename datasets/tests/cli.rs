@@ -249,28 +249,7 @@ fn sampling_is_deterministic_filtered_deduplicated_and_resumable() {
     let meta = dir.join("big.csv.partial.json");
     let mut r = big.to_vec();
     r.extend(["-o", s(&out)]);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_datasets"))
-        .args(&r)
-        .spawn()
-        .unwrap();
-    let t0 = Instant::now();
-    loop {
-        let chunks = std::fs::read_to_string(&meta)
-            .ok()
-            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
-            .and_then(|v| v["chunks"].as_u64())
-            .unwrap_or(0);
-        if chunks >= 1 {
-            break;
-        }
-        assert!(
-            t0.elapsed() < Duration::from_secs(60) && !out.exists(),
-            "no checkpoint"
-        );
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
+    common::kill_after_first_chunk(&r, &out, &meta, Duration::from_secs(60));
     assert!(!out.exists() && meta.exists(), "the run was interrupted");
     ok(&r);
     assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&reference).unwrap());

@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use board::{Dice, DiceStream, MoveGen, Position, Variant};
 use evaluator::bearoff::BearoffDbs;
@@ -75,4 +76,34 @@ pub fn random_game_positions(seed: u32, games: usize, every: usize) -> Vec<Posit
         }
     }
     out
+}
+
+/// Runs `datasets` with `args` and kills it (SIGKILL) once its journal `meta` records a
+/// first finished chunk; fails if that takes longer than `limit` or if the output `out`
+/// appears first (the run was not interrupted).
+pub fn kill_after_first_chunk<S: AsRef<std::ffi::OsStr>>(
+    args: &[S],
+    out: &Path,
+    meta: &Path,
+    limit: Duration,
+) {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_datasets"))
+        .args(args)
+        .spawn()
+        .unwrap();
+    let t0 = Instant::now();
+    loop {
+        let chunks = std::fs::read_to_string(meta)
+            .ok()
+            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+            .and_then(|v| v["chunks"].as_u64())
+            .unwrap_or(0);
+        if chunks >= 1 {
+            break;
+        }
+        assert!(t0.elapsed() < limit && !out.exists(), "no checkpoint");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
 }
