@@ -5,6 +5,9 @@
 //! falls back to the best available one below it.
 
 mod avx2;
+mod shots;
+
+pub use shots::ShotMasks;
 
 use std::sync::OnceLock;
 
@@ -63,6 +66,35 @@ pub fn output_layer(net: &Net, act: &[f32], out: &mut [f32; 5]) {
     }
     #[cfg(not(target_arch = "x86_64"))]
     crate::net::outputs(net, act, out)
+}
+
+/// The shot count (pips lost, rolls hitting one, rolls hitting two) by the AVX-512
+/// kernel when it is the kernel in use and the CPU also has AVX-512CD; `None` otherwise
+/// (the caller then counts in scalar code).
+#[inline]
+pub fn shot_count(masks: ShotMasks) -> Option<(i32, i32, i32)> {
+    static USE: OnceLock<bool> = OnceLock::new();
+    if !*USE.get_or_init(|| kernel() == Kernel::Avx512 && shots::available()) {
+        return None;
+    }
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: the CPU supports AVX-512F and AVX-512CD (checked once above).
+    return Some(unsafe { shots::count(masks) });
+    #[cfg(not(target_arch = "x86_64"))]
+    None
+}
+
+/// [`shot_count`] by the AVX-512 kernel whatever the kernel in use, for tests; `None`
+/// where the CPU lacks it.
+pub fn shot_count_avx512(masks: ShotMasks) -> Option<(i32, i32, i32)> {
+    if !shots::available() {
+        return None;
+    }
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: the CPU supports AVX-512F and AVX-512CD (checked just above).
+    return Some(unsafe { shots::count(masks) });
+    #[cfg(not(target_arch = "x86_64"))]
+    None
 }
 
 /// Hidden sums and activations (`sums` holds the thresholds on entry).

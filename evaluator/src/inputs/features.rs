@@ -3,6 +3,7 @@
 
 use super::escapes::{made_points, tables};
 use super::hits::shots;
+use crate::simd::ShotMasks;
 
 const BREAK_CONTACT: usize = 3;
 const BACK_CHEQUER: usize = 4;
@@ -248,26 +249,49 @@ fn backbone(me: &[u8; 25]) -> f32 {
 /// Shots at the opponent's blots: (pips lost summed over the 36 rolls, rolls hitting
 /// at least one checker, rolls hitting two).
 fn shot_counts(me: &[u8; 25], opp: &[u8; 25], fixed_pip_loss: bool) -> (i32, i32, i32) {
-    let s = shots();
+    let masks = shot_masks(me, opp, fixed_pip_loss);
+    if masks.targets == 0 {
+        // No blot to hit: common in games between good players.
+        return (0, 0, 0);
+    }
+    if let Some(counts) = crate::simd::shot_count(masks) {
+        return counts;
+    }
+    shot_counts_scalar(&masks, me, opp)
+}
+
+/// The bit masks (our numbering, bit x: our slot x) the shot count works on.
+fn shot_masks(me: &[u8; 25], opp: &[u8; 25], fixed_pip_loss: bool) -> ShotMasks {
     let strength = (0..6)
         .filter(|&i| if fixed_pip_loss { me[i] >= 2 } else { me[i] > 0 })
         .count();
-    // In our numbering (bit x: our slot x): the opponent's blots we would consider
-    // hitting (on a weak board not those on our ace and deuce points), and the
-    // opponent's made points.
+    // The opponent's blots we would consider hitting: on a weak board not those on our
+    // ace and deuce points.
     let lowest = if strength > 2 { 0 } else { 2 };
-    let blots = (lowest..24).fold(0u32, |m, x| m | (u32::from(opp[23 - x] == 1) << x));
-    let made = (0..24).fold(0u32, |m, x| m | (u32::from(opp[23 - x] > 1) << x));
-    // Our checkers that may hit: not a home point with exactly two (never broken).
-    let hitters = (0..25).fold(0u32, |m, j| {
-        m | (u32::from(me[j] > 0 && !(j < 6 && me[j] == 2)) << j)
-    });
+    let blots = (0..24).fold(0u32, |m, x| m | (u32::from(opp[23 - x] == 1) << x));
+    ShotMasks {
+        // Our checkers that may hit: not a home point with exactly two (never broken).
+        hitters: (0..25).fold(0u32, |m, j| {
+            m | (u32::from(me[j] > 0 && !(j < 6 && me[j] == 2)) << j)
+        }),
+        targets: blots & !((1u32 << lowest) - 1),
+        blots,
+        blocks: (0..24).fold(0u32, |m, x| m | (u32::from(opp[23 - x] > 1) << x)),
+        spares: made_points(me),
+        bar: u32::from(me[24]),
+        entry_blocks: made_points(opp) & 0xff_ffff,
+        entry_blots: (0..24).fold(0u32, |m, i| m | (u32::from(opp[i] == 1) << i)),
+    }
+}
+
+/// The shot count in portable code (any checkers on the bar).
+fn shot_counts_scalar(m: &ShotMasks, me: &[u8; 25], opp: &[u8; 25]) -> (i32, i32, i32) {
+    let s = shots();
     // hit_from[way]: our points from which that way hits some blot: a hitter `pips`
     // ahead of a blot, with the intermediate points open (all of them, or one of the
     // two for a non-double).
-    let hit_from = hit_masks(s, hitters, blots, made);
+    let hit_from = hit_masks(s, m.hitters, m.targets, m.blocks);
     if hit_from.iter().all(|&m| m == 0) {
-        // No shot at all: common in games between good players (7% off a rollout).
         return (0, 0, 0);
     }
     roll_shots(s, &hit_from, me, opp)
@@ -466,6 +490,46 @@ mod tests {
         for k in (3..25).filter(|&k| ![PIPLOSS, P1, P2].contains(&k)) {
             assert_eq!(old[k], new[k], "feature {k}");
         }
+    }
+
+    /// The AVX-512 shot count equals the portable one on every side of the positions
+    /// met in random games and on blot-heavy random boards (some with checkers on the
+    /// bar).
+    #[test]
+    fn vector_shot_count_equals_the_scalar_one() {
+        let mut sides: Vec<[u8; 25]> = crate::corpus::random_game_corpus(7, 300)
+            .iter()
+            .flat_map(|(p, _)| *p.sides())
+            .collect();
+        let mut stream = board::DiceStream::new(11);
+        for _ in 0..20_000 {
+            let mut side = [0u8; 25];
+            let n = 1 + stream.below(15);
+            for _ in 0..n {
+                // Now and then a checker on the bar (slot 24).
+                side[stream.below(26).min(24) as usize] += 1;
+            }
+            sides.push(side);
+        }
+        let mut compared = 0;
+        // Sides with shots, by checkers on the bar (0, 1, 2+).
+        let mut with_shots = [0; 3];
+        for pair in sides.chunks_exact(2) {
+            for (me, opp) in [(&pair[0], &pair[1]), (&pair[1], &pair[0])] {
+                for fixed in [false, true] {
+                    let m = shot_masks(me, opp, fixed);
+                    let Some(got) = crate::simd::shot_count_avx512(m) else {
+                        eprintln!("skipping: no AVX-512CD here");
+                        return;
+                    };
+                    assert_eq!(got, shot_counts_scalar(&m, me, opp), "{me:?} vs {opp:?}");
+                    compared += 1;
+                    with_shots[usize::from(me[24].min(2))] += usize::from(got.1 > 0);
+                }
+            }
+        }
+        assert!(compared > 80_000, "{compared}");
+        assert!(with_shots.iter().all(|&n| n > 1000), "{with_shots:?}");
     }
 
     /// Features of the opening position that follow directly from their definitions.

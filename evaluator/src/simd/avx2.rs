@@ -108,6 +108,69 @@ pub unsafe fn hidden_layer(net: &Net, inputs: &[f32], sums: &mut [f32]) {
     activate(net.beta_hidden, sums);
 }
 
+/// The non-zero inputs with AVX-512 compress-stores (no data-dependent branches):
+/// their indices and values, and how many.
+///
+/// # Safety
+/// The CPU must support AVX-512F; `inputs.len() <= MAX_INPUTS`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+unsafe fn nonzero_512(inputs: &[f32], idx: &mut [u32; MAX_INPUTS], val: &mut [f32; MAX_INPUTS]) -> usize {
+    use std::arch::x86_64::*;
+    let mut n = 0usize;
+    let mut lanes = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    let sixteen = _mm512_set1_epi32(16);
+    let mut i = 0;
+    while i < inputs.len() {
+        let left = inputs.len() - i;
+        let load: __mmask16 = if left >= 16 { 0xffff } else { (1u16 << left) - 1 };
+        // SAFETY: masked lanes beyond the slice are not read; at most MAX_INPUTS values
+        // are stored, and n + popcount <= inputs.len() <= MAX_INPUTS.
+        let x = _mm512_maskz_loadu_ps(load, inputs.as_ptr().add(i));
+        let keep = _mm512_mask_cmp_ps_mask::<_CMP_NEQ_UQ>(load, x, _mm512_setzero_ps());
+        _mm512_mask_compressstoreu_ps(val.as_mut_ptr().add(n).cast(), keep, x);
+        _mm512_mask_compressstoreu_epi32(idx.as_mut_ptr().add(n).cast(), keep, lanes);
+        n += keep.count_ones() as usize;
+        lanes = _mm512_add_epi32(lanes, sixteen);
+        i += 16;
+    }
+    n
+}
+
+/// Adds `BLOCKS` × 16 hidden units' inputs (columns `j..`) in registers.
+///
+/// # Safety
+/// AVX-512F; `j + 16 * BLOCKS <= net.hidden`; every index is a row of the net.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+unsafe fn hidden_block_512<const BLOCKS: usize>(
+    net: &Net,
+    idx: &[u32],
+    val: &[f32],
+    sums: &mut [f32],
+    j: usize,
+) {
+    use std::arch::x86_64::*;
+    let h = net.hidden;
+    let w = net.hidden_weights.as_ptr();
+    let s = sums.as_mut_ptr().add(j);
+    let mut acc = [_mm512_setzero_ps(); BLOCKS];
+    for (k, a) in acc.iter_mut().enumerate() {
+        *a = _mm512_loadu_ps(s.add(16 * k));
+    }
+    for (&i, &x) in idx.iter().zip(val) {
+        let row = w.add(i as usize * h + j);
+        // w · 1.0 is exactly w: always multiplying avoids a data-dependent branch.
+        let xv = _mm512_set1_ps(x);
+        for (k, a) in acc.iter_mut().enumerate() {
+            *a = _mm512_add_ps(*a, _mm512_mul_ps(_mm512_loadu_ps(row.add(16 * k)), xv));
+        }
+    }
+    for (k, a) in acc.iter().enumerate() {
+        _mm512_storeu_ps(s.add(16 * k), *a);
+    }
+}
+
 /// Hidden sums and activations with 512-bit vectors (128 units per register block).
 ///
 /// # Safety
@@ -115,37 +178,36 @@ pub unsafe fn hidden_layer(net: &Net, inputs: &[f32], sums: &mut [f32]) {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx2")]
 pub unsafe fn hidden_layer_512(net: &Net, inputs: &[f32], sums: &mut [f32]) {
-    use std::arch::x86_64::*;
     if inputs.len() > MAX_INPUTS || !net.hidden.is_multiple_of(16) {
         hidden_layer(net, inputs, sums);
         return;
     }
-    let mut idx = [0u16; MAX_INPUTS];
+    let mut idx = [0u32; MAX_INPUTS];
     let mut val = [0f32; MAX_INPUTS];
-    let n = nonzero(inputs, &mut idx, &mut val);
+    let n = nonzero_512(inputs, &mut idx, &mut val);
+    let (idx, val) = (&idx[..n], &val[..n]);
     let h = net.hidden;
-    let w = net.hidden_weights.as_ptr();
-    let s = sums.as_mut_ptr();
     let mut j = 0;
-    // SAFETY (all pointer arithmetic below): rows are `h` long and j + width <= h.
+    // SAFETY: each call covers columns j..j + 16·BLOCKS <= h.
     while j < h {
-        let blocks = ((h - j) / 16).min(8);
-        let mut acc = [_mm512_setzero_ps(); 8];
-        for (k, a) in acc.iter_mut().enumerate().take(blocks) {
-            *a = _mm512_loadu_ps(s.add(j + 16 * k));
-        }
-        for t in 0..n {
-            let row = w.add(usize::from(idx[t]) * h + j);
-            // w · 1.0 is exactly w: always multiplying avoids a data-dependent branch.
-            let xv = _mm512_set1_ps(val[t]);
-            for (k, a) in acc.iter_mut().enumerate().take(blocks) {
-                *a = _mm512_add_ps(*a, _mm512_mul_ps(_mm512_loadu_ps(row.add(16 * k)), xv));
+        match (h - j) / 16 {
+            8.. => {
+                hidden_block_512::<8>(net, idx, val, sums, j);
+                j += 128;
+            }
+            4.. => {
+                hidden_block_512::<4>(net, idx, val, sums, j);
+                j += 64;
+            }
+            2.. => {
+                hidden_block_512::<2>(net, idx, val, sums, j);
+                j += 32;
+            }
+            _ => {
+                hidden_block_512::<1>(net, idx, val, sums, j);
+                j += 16;
             }
         }
-        for (k, a) in acc.iter().enumerate().take(blocks) {
-            _mm512_storeu_ps(s.add(j + 16 * k), *a);
-        }
-        j += 16 * blocks;
     }
     activate(net.beta_hidden, sums);
 }
