@@ -13,7 +13,7 @@ mod escapes;
 mod features;
 mod hits;
 
-pub use features::contact_features;
+pub use features::{contact_feature_pair, contact_features};
 
 use board::Position;
 
@@ -85,8 +85,7 @@ pub fn race_inputs(pos: &Position, out: &mut [f32]) {
 pub fn contact_inputs(pos: &Position, fixed_pip_loss: bool, out: &mut [f32]) {
     let [opp, me] = pos.sides();
     base_inputs(pos, out);
-    contact_features(me, opp, fixed_pip_loss, &mut out[200..225]);
-    contact_features(opp, me, fixed_pip_loss, &mut out[225..250]);
+    contact_feature_pair(me, opp, fixed_pip_loss, &mut out[200..250]);
     borne_off_contact(opp, &mut out[200..203]);
     borne_off_contact(me, &mut out[225..228]);
 }
@@ -96,8 +95,7 @@ pub fn contact_inputs(pos: &Position, fixed_pip_loss: bool, out: &mut [f32]) {
 pub fn crashed_inputs(pos: &Position, fixed_pip_loss: bool, out: &mut [f32]) {
     let [opp, me] = pos.sides();
     base_inputs(pos, out);
-    contact_features(me, opp, fixed_pip_loss, &mut out[200..225]);
-    contact_features(opp, me, fixed_pip_loss, &mut out[225..250]);
+    contact_feature_pair(me, opp, fixed_pip_loss, &mut out[200..250]);
     borne_off_crashed(me, &mut out[200..203]);
     borne_off_crashed(opp, &mut out[225..228]);
 }

@@ -68,6 +68,66 @@ pub fn output_layer(net: &Net, act: &[f32], out: &mut [f32; 5]) {
     crate::net::outputs(net, act, out)
 }
 
+/// Bit masks of one side's 25 slots (bit i: slot i; slot 24 is the bar).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SlotMasks {
+    /// Slots holding any checker.
+    pub any: u32,
+    /// Slots holding exactly one.
+    pub one: u32,
+    /// Slots holding exactly two.
+    pub two: u32,
+    /// Slots holding two or more (made points).
+    pub made: u32,
+}
+
+/// The [`SlotMasks`] of a side: byte compares and `movemask` (SSE2, part of x86-64),
+/// portable code elsewhere.
+#[inline]
+pub fn slot_masks(side: &[u8; 25]) -> SlotMasks {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::*;
+        let mut padded = [0u8; 32];
+        padded[..25].copy_from_slice(side);
+        // SAFETY: SSE2 is part of the x86-64 baseline; both loads lie inside `padded`.
+        unsafe {
+            let lo = _mm_loadu_si128(padded.as_ptr().cast());
+            let hi = _mm_loadu_si128(padded.as_ptr().add(16).cast());
+            let mask = |f: &dyn Fn(__m128i) -> __m128i| {
+                (_mm_movemask_epi8(f(lo)) as u32 | (_mm_movemask_epi8(f(hi)) as u32) << 16) & 0x1ff_ffff
+            };
+            let zero = _mm_setzero_si128();
+            SlotMasks {
+                any: !mask(&|x| _mm_cmpeq_epi8(x, zero)) & 0x1ff_ffff,
+                one: mask(&|x| _mm_cmpeq_epi8(x, _mm_set1_epi8(1))),
+                two: mask(&|x| _mm_cmpeq_epi8(x, _mm_set1_epi8(2))),
+                // Counts are at most 15, so a signed compare is exact.
+                made: mask(&|x| _mm_cmpgt_epi8(x, _mm_set1_epi8(1))),
+            }
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        slot_masks_scalar(side)
+    }
+}
+
+/// [`slot_masks`] in portable code.
+pub fn slot_masks_scalar(side: &[u8; 25]) -> SlotMasks {
+    let bits = |f: &dyn Fn(u8) -> bool| {
+        side.iter()
+            .enumerate()
+            .fold(0u32, |m, (i, &n)| m | (u32::from(f(n)) << i))
+    };
+    SlotMasks {
+        any: bits(&|n| n > 0),
+        one: bits(&|n| n == 1),
+        two: bits(&|n| n == 2),
+        made: bits(&|n| n >= 2),
+    }
+}
+
 /// The shot count (pips lost, rolls hitting one, rolls hitting two) by the AVX-512
 /// kernel when it is the kernel in use and the CPU also has AVX-512CD; `None` otherwise
 /// (the caller then counts in scalar code).
@@ -162,6 +222,23 @@ mod tests {
             }
             x *= 1.000_37;
         }
+    }
+
+    #[test]
+    fn slot_masks_agree_with_the_portable_code() {
+        let mut side = [0u8; 25];
+        for k in 0..2000u32 {
+            side[(k * 7 % 25) as usize] = (k * 13 % 16) as u8;
+            assert_eq!(slot_masks(&side), slot_masks_scalar(&side), "{side:?}");
+        }
+        let start = [
+            0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0,
+        ];
+        let m = slot_masks(&start);
+        assert_eq!(
+            (m.any, m.one, m.two, m.made),
+            (0x80_10a0, 0, 0x80_0000, 0x80_10a0)
+        );
     }
 
     #[test]

@@ -47,14 +47,6 @@ pub(crate) fn tables() -> &'static Tables {
     })
 }
 
-/// Bit i set: slot i of `board` holds two or more checkers (a made point).
-pub(crate) fn made_points(board: &[u8; 25]) -> u32 {
-    board
-        .iter()
-        .enumerate()
-        .fold(0, |m, (i, &n)| m | (u32::from(n >= 2) << i))
-}
-
 /// The 12-bit table index for a checker `n` slots from the end: bit i is slot
 /// `24 - n + i` of the board whose made points are `made` (at most `min(n, 12)` bits).
 #[inline]

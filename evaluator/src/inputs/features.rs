@@ -1,9 +1,11 @@
 //! The 25 hand-crafted features per side of gnubg's contact and crashed nets
 //! (indices 3..25 here; 0..3, the borne-off inputs, are written by the caller).
 
-use super::escapes::{made_points, tables};
+use super::escapes::tables;
 use super::hits::shots;
+use super::FEATURES;
 use crate::simd::ShotMasks;
+use crate::simd::{slot_masks, SlotMasks};
 
 const BREAK_CONTACT: usize = 3;
 const BACK_CHEQUER: usize = 4;
@@ -52,43 +54,90 @@ fn scaled(n: i32, divisor: f32) -> f32 {
 /// `fixed_pip_loss`: weights 1.01 count a home point as "made" for the hitting
 /// heuristic only with two or more checkers; weights up to 1.00 with any checker.
 pub fn contact_features(me: &[u8; 25], opp: &[u8; 25], fixed_pip_loss: bool, out: &mut [f32]) {
+    features(me, opp, &slot_masks(me), &slot_masks(opp), fixed_pip_loss, out);
+}
+
+/// The features of both sides: `out[..25]` for `me` against `opp`, `out[25..50]` for
+/// `opp` against `me` (each side's slot masks computed once).
+pub fn contact_feature_pair(me: &[u8; 25], opp: &[u8; 25], fixed_pip_loss: bool, out: &mut [f32]) {
+    let (mm, om) = (slot_masks(me), slot_masks(opp));
+    let (mine, theirs) = out.split_at_mut(FEATURES);
+    features(me, opp, &mm, &om, fixed_pip_loss, mine);
+    features(opp, me, &om, &mm, fixed_pip_loss, &mut theirs[..FEATURES]);
+}
+
+/// Highest set bit, or -1 for none.
+#[inline]
+fn msb(x: u32) -> i32 {
+    31 - x.leading_zeros() as i32
+}
+
+/// Bits lo..=hi (none when hi < lo).
+#[inline]
+fn bits(lo: i32, hi: i32) -> u32 {
+    if hi < lo {
+        0
+    } else {
+        ((1u64 << (hi + 1)) - (1u64 << lo)) as u32
+    }
+}
+
+/// Slot masks of the opponent seen from our side: bit x is its slot 23 − x (x < 24).
+#[inline]
+fn reversed(x: u32) -> u32 {
+    (x & 0xff_ffff).reverse_bits() >> 8
+}
+
+/// [`contact_features`] given both sides' slot masks.
+fn features(
+    me: &[u8; 25],
+    opp: &[u8; 25],
+    mm: &SlotMasks,
+    om: &SlotMasks,
+    fixed_pip_loss: bool,
+    out: &mut [f32],
+) {
     let m = |i: usize| i32::from(me[i]);
     let o = |i: usize| i32::from(opp[i]);
 
-    let opp_back = 23 - opp.iter().rposition(|&n| n > 0).map_or(-1, |i| i as i32);
+    // The opponent's rearmost checker in our numbering (24 if it has none).
+    let opp_back = 23 - msb(om.any);
 
-    let contact: i32 = ((opp_back + 1).max(0)..25)
-        .map(|i| (i + 1 - opp_back) * m(i as usize))
-        .sum();
+    // Pips to break contact (checkers beyond the opponent's rearmost, measured from it)
+    // and pips of checkers already past it.
+    let (mut contact, mut free) = (0i32, 0i32);
+    for (i, &c) in me.iter().enumerate() {
+        let (i, c) = (i as i32, i32::from(c));
+        contact += if i > opp_back { (i + 1 - opp_back) * c } else { 0 };
+        free += if i < opp_back { (i + 1) * c } else { 0 };
+    }
     out[BREAK_CONTACT] = scaled(contact, 15.0 + 152.0);
-
-    let free: u32 = (0..opp_back.max(0))
-        .map(|i| (i as u32 + 1) * u32::from(me[i as usize]))
-        .sum();
-    out[FREEPIP] = scaled(free as i32, 100.0);
+    out[FREEPIP] = scaled(free, 100.0);
 
     out[TIMING] = scaled(timing(me, opp_back), 100.0);
 
-    let back = me.iter().rposition(|&n| n > 0).map_or(-1, |i| i as i32);
+    let back = msb(mm.any);
     out[BACK_CHEQUER] = scaled(back, 24.0);
     let anchor_top = if back == 24 { 23 } else { back };
-    let anchor = (0..=anchor_top)
-        .rev()
-        .find(|&i| me[i as usize] >= 2)
-        .unwrap_or(-1);
+    let anchor = msb(mm.made & bits(0, anchor_top));
     out[BACK_ANCHOR] = scaled(anchor, 24.0);
-    let forward = (18..=anchor)
-        .find(|&j| me[j as usize] >= 2)
-        .or_else(|| (12..=17).rev().find(|&j| me[j as usize] >= 2))
-        .map_or(0, |j| 24 - j);
+    let deep = mm.made & bits(18, anchor);
+    let outfield = mm.made & bits(12, 17);
+    let forward = if deep != 0 {
+        24 - deep.trailing_zeros() as i32
+    } else if outfield != 0 {
+        24 - msb(outfield)
+    } else {
+        0
+    };
     out[FORWARD_ANCHOR] = if forward == 0 { 2.0 } else { scaled(forward, 6.0) };
 
-    let (pips, one, two) = shot_counts(me, opp, fixed_pip_loss);
+    let (pips, one, two) = shot_counts(me, opp, mm, om, fixed_pip_loss);
     out[PIPLOSS] = scaled(pips, 12.0 * 36.0);
     out[P1] = scaled(one, 36.0);
     out[P2] = scaled(two, 36.0);
 
-    let (my_made, opp_made) = (made_points(me), made_points(opp));
+    let (my_made, opp_made) = (mm.made, om.made);
     let esc = tables();
     out[BACKESCAPES] = scaled(esc.escapes(my_made, 23 - opp_back), 36.0);
     out[BACKRESCAPES] = scaled(esc.escapes_past_first(my_made, 23 - opp_back), 36.0);
@@ -114,22 +163,32 @@ pub fn contact_features(me: &[u8; 25], opp: &[u8; 25], fixed_pip_loss: bool, out
     out[CONTAIN] = scaled(36 - n, 36.0);
     out[CONTAIN2] = out[CONTAIN] * out[CONTAIN];
 
-    let mobility: i32 = (6..25)
-        .filter(|&i| me[i] > 0)
-        .map(|i| (i as i32 - 5) * m(i) * esc.escapes(opp_made, i as i32))
-        .sum();
+    // Mobility: our checkers beyond our 6-point, weighted by distance and by the rolls
+    // escaping the opponent's points in front of them.
+    let mut mobility = 0;
+    let mut rest = mm.any & !0x3f;
+    while rest != 0 {
+        let i = rest.trailing_zeros() as i32;
+        rest &= rest - 1;
+        mobility += (i - 5) * m(i as usize) * esc.escapes(opp_made, i);
+    }
     out[MOBILITY] = scaled(mobility, 3600.0);
 
-    let total: i32 = (0..25).map(m).sum();
-    let mut mean: i32 = (0..25).map(|i| i as i32 * m(i)).sum();
+    // Second moment of the checkers beyond their (rounded-up) mean.
+    let (mut total, mut mean) = (0i32, 0i32);
+    for (i, &c) in me.iter().enumerate() {
+        total += i32::from(c);
+        mean += i as i32 * i32::from(c);
+    }
     if total > 0 {
         mean = (mean + total - 1) / total;
     }
     let (mut count, mut moment) = (0i32, 0i32);
-    for i in (mean + 1).max(0)..25 {
-        let c = m(i as usize);
-        count += c;
-        moment += c * (i - mean) * (i - mean);
+    for (i, &c) in me.iter().enumerate() {
+        let (beyond, c) = (i32::from(i as i32 > mean), i32::from(c));
+        let d = i as i32 - mean;
+        count += beyond * c;
+        moment += beyond * c * d * d;
     }
     if count > 0 {
         moment = (moment + count - 1) / count;
@@ -160,12 +219,12 @@ pub fn contact_features(me: &[u8; 25], opp: &[u8; 25], fixed_pip_loss: bool, out
     } else {
         0.0
     };
-    let closed = (0..6).filter(|&i| o(i) > 1).count() as i32;
+    let closed = (om.made & 0x3f).count_ones() as i32;
     out[ENTER2] = scaled(36 - (closed - 6) * (closed - 6), 36.0);
 
-    out[BACKBONE] = backbone(me);
+    out[BACKBONE] = backbone(me, mm.made);
 
-    let anchors = (18..24).filter(|&i| me[i] > 1).count();
+    let anchors = (mm.made & bits(18, 23)).count_ones();
     out[BACKG] = 0.0;
     out[BACKG1] = 0.0;
     if anchors >= 1 {
@@ -183,22 +242,18 @@ fn timing(me: &[u8; 25], opp_back: i32) -> i32 {
     let m = |i: usize| i32::from(me[i]);
     let mut t = 24 * m(24);
     let mut spare = m(24);
+    // Beyond max(opponent's rearmost, our 12-point) a point keeps two checkers (a
+    // single one counts); nearer, every checker counts.
     let limit = opp_back.max(11);
-    let mut i = 23;
-    while i > limit {
-        let c = m(i as usize);
-        if c != 0 && c != 2 {
-            let n = if c > 2 { c - 2 } else { 1 };
-            spare += n;
-            t += i * n;
-        }
-        i -= 1;
-    }
-    while i >= 6 {
-        let c = m(i as usize);
-        spare += c;
-        t += i * c;
-        i -= 1;
+    for i in 6..24 {
+        let c = m(i);
+        let n = if i as i32 > limit {
+            (c - 2).max(0) + i32::from(c == 1)
+        } else {
+            c
+        };
+        spare += n;
+        t += i as i32 * n;
     }
     for i in (0..6).rev() {
         let c = m(i as usize);
@@ -216,29 +271,30 @@ fn timing(me: &[u8; 25], opp_back: i32) -> i32 {
     t.max(0)
 }
 
-/// How well our made points connect: gaps measured from the rearmost made point.
-fn backbone(me: &[u8; 25]) -> f32 {
-    let mut first: Option<usize> = None;
-    let (mut w, mut tot) = (0i32, 0i32);
-    for p in (1..=23).rev() {
-        if me[p] < 2 {
-            continue;
-        }
-        let Some(a) = first else {
-            first = Some(p);
-            continue;
-        };
-        let d = (a - p) as i32;
-        let c = if d <= 6 {
-            11
-        } else if d <= 11 {
-            13 - d
-        } else {
-            0
-        };
-        w += c * i32::from(me[a]);
-        tot += i32::from(me[a]);
+/// How well our made points connect: gaps from the rearmost made point (slots 1..=23)
+/// to each other one, weighted by the checkers on the rearmost.
+fn backbone(me: &[u8; 25], made: u32) -> f32 {
+    let points = made & bits(1, 23);
+    if points == 0 {
+        return 0.0;
     }
+    let a = msb(points);
+    let mut rest = points & !(1 << a);
+    let (mut gaps, mut others) = (0i32, 0i32);
+    while rest != 0 {
+        let d = a - rest.trailing_zeros() as i32;
+        rest &= rest - 1;
+        gaps += match d {
+            ..=6 => 11,
+            7..=11 => 13 - d,
+            _ => 0,
+        };
+        others += 1;
+    }
+    let (w, tot) = (
+        gaps * i32::from(me[a as usize]),
+        others * i32::from(me[a as usize]),
+    );
     if tot > 0 {
         1.0 - w as f32 / (tot as f32 * 11.0)
     } else {
@@ -248,8 +304,14 @@ fn backbone(me: &[u8; 25]) -> f32 {
 
 /// Shots at the opponent's blots: (pips lost summed over the 36 rolls, rolls hitting
 /// at least one checker, rolls hitting two).
-fn shot_counts(me: &[u8; 25], opp: &[u8; 25], fixed_pip_loss: bool) -> (i32, i32, i32) {
-    let masks = shot_masks(me, opp, fixed_pip_loss);
+fn shot_counts(
+    me: &[u8; 25],
+    opp: &[u8; 25],
+    mm: &SlotMasks,
+    om: &SlotMasks,
+    fixed_pip_loss: bool,
+) -> (i32, i32, i32) {
+    let masks = shot_masks(me, mm, om, fixed_pip_loss);
     if masks.targets == 0 {
         // No blot to hit: common in games between good players.
         return (0, 0, 0);
@@ -261,26 +323,22 @@ fn shot_counts(me: &[u8; 25], opp: &[u8; 25], fixed_pip_loss: bool) -> (i32, i32
 }
 
 /// The bit masks (our numbering, bit x: our slot x) the shot count works on.
-fn shot_masks(me: &[u8; 25], opp: &[u8; 25], fixed_pip_loss: bool) -> ShotMasks {
-    let strength = (0..6)
-        .filter(|&i| if fixed_pip_loss { me[i] >= 2 } else { me[i] > 0 })
-        .count();
+fn shot_masks(me: &[u8; 25], mm: &SlotMasks, om: &SlotMasks, fixed_pip_loss: bool) -> ShotMasks {
+    let home = if fixed_pip_loss { mm.made } else { mm.any } & 0x3f;
     // The opponent's blots we would consider hitting: on a weak board not those on our
     // ace and deuce points.
-    let lowest = if strength > 2 { 0 } else { 2 };
-    let blots = (0..24).fold(0u32, |m, x| m | (u32::from(opp[23 - x] == 1) << x));
+    let lowest = if home.count_ones() > 2 { 0 } else { 2 };
+    let blots = reversed(om.one);
     ShotMasks {
         // Our checkers that may hit: not a home point with exactly two (never broken).
-        hitters: (0..25).fold(0u32, |m, j| {
-            m | (u32::from(me[j] > 0 && !(j < 6 && me[j] == 2)) << j)
-        }),
+        hitters: mm.any & !(mm.two & 0x3f),
         targets: blots & !((1u32 << lowest) - 1),
         blots,
-        blocks: (0..24).fold(0u32, |m, x| m | (u32::from(opp[23 - x] > 1) << x)),
-        spares: made_points(me),
+        blocks: reversed(om.made),
+        spares: mm.made,
         bar: u32::from(me[24]),
-        entry_blocks: made_points(opp) & 0xff_ffff,
-        entry_blots: (0..24).fold(0u32, |m, i| m | (u32::from(opp[i] == 1) << i)),
+        entry_blocks: om.made & 0xff_ffff,
+        entry_blots: om.one & 0xff_ffff,
     }
 }
 
@@ -517,7 +575,7 @@ mod tests {
         for pair in sides.chunks_exact(2) {
             for (me, opp) in [(&pair[0], &pair[1]), (&pair[1], &pair[0])] {
                 for fixed in [false, true] {
-                    let m = shot_masks(me, opp, fixed);
+                    let m = shot_masks(me, &slot_masks(me), &slot_masks(opp), fixed);
                     let Some(got) = crate::simd::shot_count_avx512(m) else {
                         eprintln!("skipping: no AVX-512CD here");
                         return;

@@ -109,13 +109,14 @@ pub unsafe fn hidden_layer(net: &Net, inputs: &[f32], sums: &mut [f32]) {
 }
 
 /// The non-zero inputs with AVX-512 compress-stores (no data-dependent branches):
-/// their indices and values, and how many.
+/// their indices and values are written to the front of `idx` and `val`; returns how
+/// many.
 ///
 /// # Safety
-/// The CPU must support AVX-512F; `inputs.len() <= MAX_INPUTS`.
+/// The CPU must support AVX-512F; `idx` and `val` have room for `inputs.len()` values.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
-unsafe fn nonzero_512(inputs: &[f32], idx: &mut [u32; MAX_INPUTS], val: &mut [f32; MAX_INPUTS]) -> usize {
+unsafe fn nonzero_512(inputs: &[f32], idx: *mut u32, val: *mut f32) -> usize {
     use std::arch::x86_64::*;
     let mut n = 0usize;
     let mut lanes = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
@@ -124,12 +125,12 @@ unsafe fn nonzero_512(inputs: &[f32], idx: &mut [u32; MAX_INPUTS], val: &mut [f3
     while i < inputs.len() {
         let left = inputs.len() - i;
         let load: __mmask16 = if left >= 16 { 0xffff } else { (1u16 << left) - 1 };
-        // SAFETY: masked lanes beyond the slice are not read; at most MAX_INPUTS values
-        // are stored, and n + popcount <= inputs.len() <= MAX_INPUTS.
+        // SAFETY: masked lanes beyond the slice are not read; n + popcount never
+        // exceeds inputs.len(), the room the caller provides.
         let x = _mm512_maskz_loadu_ps(load, inputs.as_ptr().add(i));
         let keep = _mm512_mask_cmp_ps_mask::<_CMP_NEQ_UQ>(load, x, _mm512_setzero_ps());
-        _mm512_mask_compressstoreu_ps(val.as_mut_ptr().add(n).cast(), keep, x);
-        _mm512_mask_compressstoreu_epi32(idx.as_mut_ptr().add(n).cast(), keep, lanes);
+        _mm512_mask_compressstoreu_ps(val.add(n).cast(), keep, x);
+        _mm512_mask_compressstoreu_epi32(idx.add(n).cast(), keep, lanes);
         n += keep.count_ones() as usize;
         lanes = _mm512_add_epi32(lanes, sixteen);
         i += 16;
@@ -182,10 +183,17 @@ pub unsafe fn hidden_layer_512(net: &Net, inputs: &[f32], sums: &mut [f32]) {
         hidden_layer(net, inputs, sums);
         return;
     }
-    let mut idx = [0u32; MAX_INPUTS];
-    let mut val = [0f32; MAX_INPUTS];
-    let n = nonzero_512(inputs, &mut idx, &mut val);
-    let (idx, val) = (&idx[..n], &val[..n]);
+    // Not zeroed first (that cost as much as the search): only the first n entries,
+    // which nonzero_512 writes, are read.
+    let mut idx = std::mem::MaybeUninit::<[u32; MAX_INPUTS]>::uninit();
+    let mut val = std::mem::MaybeUninit::<[f32; MAX_INPUTS]>::uninit();
+    let (ip, vp) = (idx.as_mut_ptr().cast::<u32>(), val.as_mut_ptr().cast::<f32>());
+    let n = nonzero_512(inputs, ip, vp);
+    // SAFETY: the first n entries of both arrays were written just above.
+    let (idx, val) = (
+        std::slice::from_raw_parts(ip, n),
+        std::slice::from_raw_parts(vp, n),
+    );
     let h = net.hidden;
     let mut j = 0;
     // SAFETY: each call covers columns j..j + 16·BLOCKS <= h.
@@ -255,7 +263,8 @@ unsafe fn activate(beta: f32, sums: &mut [f32]) {
 }
 
 /// The five outputs with gnubg's SSE order: four lanes of products, combined as
-/// (l0 + l1) + (l2 + l3), then the threshold.
+/// (l0 + l1) + (l2 + l3), then the threshold. The five sums run side by side (each in
+/// its own order) so that their additions overlap.
 ///
 /// # Safety
 /// SSE is part of x86-64; always callable there.
@@ -264,21 +273,21 @@ pub unsafe fn outputs(net: &Net, act: &[f32], out: &mut [f32; 5]) {
     use std::arch::x86_64::*;
     let h = net.hidden;
     let full = h / 4 * 4;
-    for (k, o) in out.iter_mut().enumerate() {
-        let row = net.output_weights.as_ptr().add(k * h);
-        let mut acc = _mm_setzero_ps();
-        for j in (0..full).step_by(4) {
-            // SAFETY: j + 4 <= full <= h.
-            acc = _mm_add_ps(
-                acc,
-                _mm_mul_ps(_mm_loadu_ps(act.as_ptr().add(j)), _mm_loadu_ps(row.add(j))),
-            );
+    let w = net.output_weights.as_ptr();
+    let mut acc = [_mm_setzero_ps(); 5];
+    for j in (0..full).step_by(4) {
+        // SAFETY: j + 4 <= full <= h, and the weights hold 5 rows of h.
+        let a = _mm_loadu_ps(act.as_ptr().add(j));
+        for (k, s) in acc.iter_mut().enumerate() {
+            *s = _mm_add_ps(*s, _mm_mul_ps(a, _mm_loadu_ps(w.add(k * h + j))));
         }
+    }
+    for (k, o) in out.iter_mut().enumerate() {
         let mut l = [0f32; 4];
-        _mm_storeu_ps(l.as_mut_ptr(), acc);
+        _mm_storeu_ps(l.as_mut_ptr(), acc[k]);
         let mut r = (l[0] + l[1]) + (l[2] + l[3]);
         for (j, &a) in act.iter().enumerate().take(h).skip(full) {
-            r += a * *row.add(j);
+            r += a * *w.add(k * h + j);
         }
         *o = crate::sigmoid::sigmoid(-net.beta_output * (r + net.output_thresholds[k]));
     }
