@@ -33,21 +33,38 @@ pub const FEATURES: usize = 25;
 pub fn base_inputs(pos: &Position, out: &mut [f32]) {
     for (s, side) in pos.sides().iter().enumerate() {
         let block = &mut out[s * 100..s * 100 + 100];
-        for i in 0..24 {
-            let n = side[i];
-            let v = &mut block[i * 4..i * 4 + 4];
-            v[0] = f32::from(u8::from(n == 1));
-            v[1] = f32::from(u8::from(n == 2));
-            v[2] = f32::from(u8::from(n >= 3));
-            v[3] = if n > 3 { f32::from(n - 3) / 2.0 } else { 0.0 };
+        for (v, &n) in block.chunks_exact_mut(4).zip(&side[..24]) {
+            v.copy_from_slice(&POINT_CODES[usize::from(n.min(15))]);
         }
-        let n = side[24];
-        let v = &mut block[96..100];
-        v[0] = f32::from(u8::from(n >= 1));
-        v[1] = f32::from(u8::from(n >= 2));
-        v[2] = f32::from(u8::from(n >= 3));
-        v[3] = if n > 3 { f32::from(n - 3) / 2.0 } else { 0.0 };
+        block[96..].copy_from_slice(&BAR_CODES[usize::from(side[24].min(15))]);
     }
+}
+
+/// The four base inputs of a point holding n checkers (index n ≤ 15).
+const POINT_CODES: [[f32; 4]; 16] = codes(false);
+/// The four base inputs of the bar holding n checkers (cumulative).
+const BAR_CODES: [[f32; 4]; 16] = codes(true);
+
+const fn codes(bar: bool) -> [[f32; 4]; 16] {
+    let mut t = [[0f32; 4]; 16];
+    let mut n = 1;
+    while n < 16 {
+        t[n] = if bar {
+            [1.0, (n >= 2) as u8 as f32, (n >= 3) as u8 as f32, 0.0]
+        } else {
+            [
+                (n == 1) as u8 as f32,
+                (n == 2) as u8 as f32,
+                (n >= 3) as u8 as f32,
+                0.0,
+            ]
+        };
+        if n > 3 {
+            t[n][3] = (n - 3) as f32 / 2.0;
+        }
+        n += 1;
+    }
+    t
 }
 
 /// Writes the 214 race inputs: per side (`sides[0]` first), for points 1..=23 the codes

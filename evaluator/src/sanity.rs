@@ -22,32 +22,30 @@ struct SideCounts {
 }
 
 fn counts(side: &[u8; 25]) -> SideCounts {
-    let mut c = SideCounts {
-        on_board: 0,
-        back: 0,
-        cross: 0,
-        gammon_cross: 1,
-    };
-    for quarter in 0..4 {
-        let mut n = 0;
-        for (i, &count) in side.iter().enumerate().skip(quarter * 6).take(6) {
-            if count > 0 {
-                c.back = i as i32;
-                n += i32::from(count);
-            }
+    // Crossovers per checker by slot: quarter + 1 on the board, 5 on the bar.
+    const CROSS: [i32; 25] = {
+        let mut w = [5; 25];
+        let mut i = 0;
+        while i < 24 {
+            w[i] = i as i32 / 6 + 1;
+            i += 1;
         }
-        c.on_board += n;
-        c.cross += (quarter as i32 + 1) * n;
-        c.gammon_cross += quarter as i32 * n;
+        w
+    };
+    let (mut on_board, mut cross, mut back) = (0i32, 0i32, 0i32);
+    for (i, (&n, &w)) in side.iter().zip(&CROSS).enumerate() {
+        let n = i32::from(n);
+        on_board += n;
+        cross += w * n;
+        back = if n > 0 { i as i32 } else { back };
     }
-    if side[24] > 0 {
-        let n = i32::from(side[24]);
-        c.back = 24;
-        c.on_board += n;
-        c.cross += 5 * n;
-        c.gammon_cross += 4 * n;
+    SideCounts {
+        on_board,
+        back,
+        cross,
+        // One crossover fewer per checker: to reach the home board, not to bear off.
+        gammon_cross: 1 + cross - on_board,
     }
-    c
 }
 
 /// Applies gnubg's sanity checks to `out` (`[win, wg, wbg, lg, lbg]` for the side on
