@@ -79,11 +79,11 @@ pub fn best_move_0ply(
                 None
             },
         }),
-        _ => {
+        _ => ev.with_values_after(results.iter().copied(), |values| {
             let mut best: Option<(usize, f32, (i32, u32), Probabilities)> = None;
-            for (k, r) in results.iter().enumerate() {
+            for (k, (r, (v, _))) in results.iter().zip(values).enumerate() {
                 let shape = shape_rank(r);
-                let p = value_after(ev, r)?;
+                let p = invert(v);
                 if shape.0 == -1 {
                     // Bearing off the last checker wins at once; only one distinct
                     // result can do it, so it is the choice.
@@ -96,11 +96,11 @@ pub fn best_move_0ply(
                 }
             }
             let (k, _, _, p) = best.expect("at least two moves");
-            Ok(Choice {
+            Choice {
                 result: results[k],
                 value: Some(p),
-            })
-        }
+            }
+        }),
     }
 }
 

@@ -352,14 +352,33 @@ impl LookaheadMemo {
     /// The 0-ply value of a move's result, mover's view (evaluated at most once per
     /// lookahead unless two results collide in the table).
     fn value_after(&mut self, ev: &Evaluator, result: &Position) -> Result<Probabilities, EvalError> {
-        let i = Self::slot(result);
-        let s = &self.slots[i];
-        if s.0 == self.generation && s.1 == *result {
-            return Ok(s.2);
+        if let Some(v) = self.get(result) {
+            return Ok(v);
         }
         let v = value_after(ev, result)?;
-        self.slots[i] = (self.generation, *result, v);
+        self.slots[Self::slot(result)] = (self.generation, *result, v);
         Ok(v)
+    }
+
+    /// The remembered value of a move's result, if any.
+    fn get(&self, result: &Position) -> Option<Probabilities> {
+        let s = &self.slots[Self::slot(result)];
+        (s.0 == self.generation && s.1 == *result).then_some(s.2)
+    }
+
+    /// Evaluates (together, see [`Evaluator::evaluate_all`]) the results not yet
+    /// remembered.
+    fn fill(&mut self, ev: &Evaluator, results: &[Position]) -> Result<(), EvalError> {
+        let missing: Vec<Position> = results
+            .iter()
+            .filter(|r| self.get(r).is_none())
+            .copied()
+            .collect();
+        ev.with_values_after(missing.iter().copied(), |values| {
+            for (r, (v, _)) in missing.iter().zip(values) {
+                self.slots[Self::slot(r)] = (self.generation, *r, evaluator::eval::invert(v));
+            }
+        })
     }
 }
 
@@ -379,6 +398,7 @@ pub fn lookahead(
         let (result, value) = if moves.is_empty() {
             (*pos, memo.value_after(ev, pos)?)
         } else {
+            memo.fill(ev, moves)?;
             let mut best: Option<(usize, f32, (i32, u32), Probabilities)> = None;
             for (i, r) in moves.iter().enumerate() {
                 let shape = shape_rank(r);

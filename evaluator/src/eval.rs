@@ -46,8 +46,17 @@ pub struct Evaluator {
     owner: u64,
 }
 
+/// Per-thread buffers for inputs and hidden units.
+struct Scratch {
+    inputs: [Vec<f32>; 2],
+    hidden: [Vec<f32>; 2],
+}
+
 thread_local! {
-    static SCRATCH: RefCell<(Vec<f32>, Vec<f32>)> = RefCell::new((vec![0.0; 250], Vec::with_capacity(256)));
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch {
+        inputs: [vec![0.0; 250], vec![0.0; 250]],
+        hidden: [Vec::with_capacity(256), Vec::with_capacity(256)],
+    });
 }
 
 impl Evaluator {
@@ -120,20 +129,126 @@ impl Evaluator {
     fn evaluate_uncached(&self, pos: &Position) -> Result<(Probabilities, PositionClass), EvalError> {
         let class = self.classify(pos);
         let mut out = [0f32; 5];
-        match class {
-            PositionClass::Over => out = evaluate_over(pos),
-            PositionClass::Bearoff2 => out = self.bearoff.eval_two_sided(pos)?,
-            PositionClass::Bearoff1 => out = self.bearoff.eval_one_sided(pos)?,
-            PositionClass::Race | PositionClass::Crashed | PositionClass::Contact => {
-                self.run_net(pos, class, &mut out);
-                if class == PositionClass::Race {
-                    race_backgammon(pos, &mut out, &self.bearoff)?;
-                }
-                self.sanity(pos, &mut out);
-            }
-            _ => unreachable!("hypergammon classes are not produced for standard positions"),
+        if is_net(class) {
+            self.run_net(pos, class, &mut out);
+            self.finish_net(pos, class, &mut out)?;
+        } else {
+            out = self.evaluate_table(pos, class)?;
         }
         Ok((out, class))
+    }
+
+    /// Evaluates every position as [`Evaluator::evaluate`] does (same numbers, same
+    /// cache), into `results` in input order; positions needing the same net are run
+    /// through it two at a time, which shares the weight loads between them.
+    pub fn evaluate_all(
+        &self,
+        positions: &[Position],
+        results: &mut Vec<(Probabilities, PositionClass)>,
+    ) -> Result<(), EvalError> {
+        results.clear();
+        // A net position waiting for a partner: its index and class.
+        let mut waiting: Option<(usize, PositionClass)> = None;
+        for (i, pos) in positions.iter().enumerate() {
+            if self.cache_bits > 0 {
+                if let Some(hit) = crate::cache::get(self.owner, self.cache_bits, pos) {
+                    results.push(hit);
+                    continue;
+                }
+            }
+            let class = self.classify(pos);
+            if !is_net(class) {
+                results.push((self.evaluate_table(pos, class)?, class));
+                self.remember(pos, results[i]);
+                continue;
+            }
+            results.push(([0.0; 5], class));
+            match waiting.take() {
+                Some((j, c)) if c == class => {
+                    let (mut a, mut b) = ([0f32; 5], [0f32; 5]);
+                    self.run_net_pair([&positions[j], pos], class, [&mut a, &mut b]);
+                    for (k, mut out) in [(j, a), (i, b)] {
+                        self.finish_net(&positions[k], class, &mut out)?;
+                        results[k].0 = out;
+                        self.remember(&positions[k], results[k]);
+                    }
+                }
+                other => {
+                    if let Some(j) = other.map(|(j, _)| j) {
+                        self.finish_single(&positions[j], &mut results[j])?;
+                    }
+                    waiting = Some((i, class));
+                }
+            }
+        }
+        if let Some((j, _)) = waiting {
+            self.finish_single(&positions[j], &mut results[j])?;
+        }
+        Ok(())
+    }
+
+    /// Evaluates the position after each move result (opponent on roll, as
+    /// [`Evaluator::evaluate_all`] does) and hands the values, in order and from the
+    /// opponent's view, to `f`. Buffers are reused per thread.
+    pub fn with_values_after<R>(
+        &self,
+        results: impl IntoIterator<Item = Position>,
+        f: impl FnOnce(&[(Probabilities, PositionClass)]) -> R,
+    ) -> Result<R, EvalError> {
+        type Buffers = (Vec<Position>, Vec<(Probabilities, PositionClass)>);
+        thread_local! {
+            static BUFFERS: RefCell<Buffers> = const { RefCell::new((Vec::new(), Vec::new())) };
+        }
+        let run = |(after, values): &mut Buffers| {
+            after.clear();
+            after.extend(results.into_iter().map(|r| r.swapped()));
+            self.evaluate_all(after, values)?;
+            Ok(f(values))
+        };
+        BUFFERS.with(|b| match b.try_borrow_mut() {
+            Ok(mut buffers) => run(&mut buffers),
+            // Called from inside `f`: use fresh buffers.
+            Err(_) => run(&mut Default::default()),
+        })
+    }
+
+    /// Runs one waiting net position on its own.
+    fn finish_single(
+        &self,
+        pos: &Position,
+        slot: &mut (Probabilities, PositionClass),
+    ) -> Result<(), EvalError> {
+        let class = slot.1;
+        self.run_net(pos, class, &mut slot.0);
+        self.finish_net(pos, class, &mut slot.0)?;
+        self.remember(pos, *slot);
+        Ok(())
+    }
+
+    /// Stores a fresh result in the cache, if there is one.
+    fn remember(&self, pos: &Position, result: (Probabilities, PositionClass)) {
+        if self.cache_bits > 0 {
+            crate::cache::put(self.owner, self.cache_bits, pos, result.0, result.1);
+        }
+    }
+
+    /// Over and bearoff positions: exact values, no net.
+    fn evaluate_table(&self, pos: &Position, class: PositionClass) -> Result<Probabilities, EvalError> {
+        Ok(match class {
+            PositionClass::Over => evaluate_over(pos),
+            PositionClass::Bearoff2 => self.bearoff.eval_two_sided(pos)?,
+            PositionClass::Bearoff1 => self.bearoff.eval_one_sided(pos)?,
+            _ => unreachable!("hypergammon classes are not produced for standard positions"),
+        })
+    }
+
+    /// gnubg's corrections after a net: race backgammons, then the sanity checks.
+    fn finish_net(&self, pos: &Position, class: PositionClass, out: &mut [f32; 5]) -> Result<(), EvalError> {
+        if class == PositionClass::Race {
+            race_backgammon(pos, out, &self.bearoff)?;
+        }
+        self.sanity(pos, out);
+        Ok(())
     }
 
     /// gnubg's pruning-net evaluation (used to preselect moves inside lookahead): the
@@ -147,10 +262,15 @@ impl Evaluator {
         };
         let mut out = [0f32; 5];
         SCRATCH.with(|s| {
-            let (inputs, hidden) = &mut *s.borrow_mut();
-            inputs::base_inputs(pos, &mut inputs[..inputs::BASE_INPUTS]);
+            let s = &mut *s.borrow_mut();
+            inputs::base_inputs(pos, &mut s.inputs[0][..inputs::BASE_INPUTS]);
             let net = &self.weights.nets[index];
-            net::evaluate(net, &inputs[..inputs::BASE_INPUTS], hidden, &mut out);
+            net::evaluate(
+                net,
+                &s.inputs[0][..inputs::BASE_INPUTS],
+                &mut s.hidden[0],
+                &mut out,
+            );
         });
         if class == PositionClass::Race {
             race_backgammon(pos, &mut out, &self.bearoff)?;
@@ -166,24 +286,41 @@ impl Evaluator {
         });
     }
 
+    /// The net of a class, with the position's inputs written to `inputs`.
+    fn net_inputs(&self, pos: &Position, class: PositionClass, inputs: &mut [f32]) -> &crate::weights::Net {
+        match class {
+            PositionClass::Race => {
+                inputs::race_inputs(pos, &mut inputs[..inputs::RACE_INPUTS]);
+                &self.weights.nets[RACE]
+            }
+            PositionClass::Crashed => {
+                inputs::crashed_inputs(pos, self.fixed_pip_loss, inputs);
+                &self.weights.nets[CRASHED]
+            }
+            _ => {
+                inputs::contact_inputs(pos, self.fixed_pip_loss, inputs);
+                &self.weights.nets[CONTACT]
+            }
+        }
+    }
+
     fn run_net(&self, pos: &Position, class: PositionClass, out: &mut [f32; 5]) {
         SCRATCH.with(|s| {
-            let (inputs, hidden) = &mut *s.borrow_mut();
-            let net = match class {
-                PositionClass::Race => {
-                    inputs::race_inputs(pos, &mut inputs[..inputs::RACE_INPUTS]);
-                    &self.weights.nets[RACE]
-                }
-                PositionClass::Crashed => {
-                    inputs::crashed_inputs(pos, self.fixed_pip_loss, inputs);
-                    &self.weights.nets[CRASHED]
-                }
-                _ => {
-                    inputs::contact_inputs(pos, self.fixed_pip_loss, inputs);
-                    &self.weights.nets[CONTACT]
-                }
-            };
-            net::evaluate(net, &inputs[..net.inputs], hidden, out);
+            let s = &mut *s.borrow_mut();
+            let net = self.net_inputs(pos, class, &mut s.inputs[0]);
+            net::evaluate(net, &s.inputs[0][..net.inputs], &mut s.hidden[0], out);
+        });
+    }
+
+    /// [`Evaluator::run_net`] for two positions of the same class.
+    fn run_net_pair(&self, pos: [&Position; 2], class: PositionClass, out: [&mut [f32; 5]; 2]) {
+        SCRATCH.with(|s| {
+            let s = &mut *s.borrow_mut();
+            let [ia, ib] = &mut s.inputs;
+            let net = self.net_inputs(pos[0], class, ia);
+            self.net_inputs(pos[1], class, ib);
+            let [ha, hb] = &mut s.hidden;
+            net::evaluate_pair(net, [&ia[..net.inputs], &ib[..net.inputs]], [ha, hb], out);
         });
     }
 
@@ -200,15 +337,16 @@ impl Evaluator {
         dice: Dice,
     ) -> Result<Option<(Move, f32)>, EvalError> {
         let moves = gen.moves(pos, dice);
-        let mut best: Option<(usize, Rank)> = None;
-        for (k, m) in moves.iter().enumerate() {
-            let (p, _) = self.evaluate(&m.result.swapped())?;
-            let rank = Rank::of(m, money_equity(&invert(&p)));
-            if best.as_ref().is_none_or(|(_, b)| rank.beats(b)) {
-                best = Some((k, rank));
+        self.with_values_after(moves.iter().map(|m| m.result), |values| {
+            let mut best: Option<(usize, Rank)> = None;
+            for (k, (m, (p, _))) in moves.iter().zip(values).enumerate() {
+                let rank = Rank::of(m, money_equity(&invert(p)));
+                if best.as_ref().is_none_or(|(_, b)| rank.beats(b)) {
+                    best = Some((k, rank));
+                }
             }
-        }
-        Ok(best.map(|(k, r)| (moves[k], r.equity)))
+            best.map(|(k, r)| (moves[k], r.equity))
+        })
     }
 }
 
@@ -247,6 +385,14 @@ impl Rank {
         }
         self.back < other.back
     }
+}
+
+/// Whether a class is evaluated by a net (rather than a table or the game's end).
+fn is_net(class: PositionClass) -> bool {
+    matches!(
+        class,
+        PositionClass::Race | PositionClass::Crashed | PositionClass::Contact
+    )
 }
 
 /// The probabilities seen from the other side.

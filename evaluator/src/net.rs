@@ -68,6 +68,18 @@ pub fn evaluate(net: &Net, inputs: &[f32], scratch: &mut Vec<f32>, out: &mut [f3
     crate::simd::output_layer(net, scratch, out);
 }
 
+/// [`evaluate`] for two input vectors of the same net at once (same results).
+pub fn evaluate_pair(net: &Net, inputs: [&[f32]; 2], scratch: [&mut Vec<f32>; 2], out: [&mut [f32; 5]; 2]) {
+    let [a, b] = scratch;
+    for s in [&mut *a, &mut *b] {
+        debug_assert!(inputs.iter().all(|i| i.len() == net.inputs));
+        s.clear();
+        s.extend_from_slice(&net.hidden_thresholds);
+    }
+    crate::simd::hidden_layer_pair(net, inputs, [a, b]);
+    crate::simd::output_layer_pair(net, [&a[..], &b[..]], out);
+}
+
 /// The scalar reference of [`evaluate`].
 pub fn evaluate_scalar(net: &Net, inputs: &[f32], out: &mut [f32; 5]) {
     let mut sums = net.hidden_thresholds.clone();

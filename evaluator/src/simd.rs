@@ -6,8 +6,10 @@
 
 mod avx2;
 mod shots;
+mod sums;
 
 pub use shots::ShotMasks;
+pub use sums::{beyond, side_sums, SideSums};
 
 use std::sync::OnceLock;
 
@@ -157,6 +159,43 @@ pub fn shot_count_avx512(masks: ShotMasks) -> Option<(i32, i32, i32)> {
     None
 }
 
+/// Hidden sums and activations of two input vectors of one net at once (each `sums`
+/// holds the thresholds on entry); the same bits as [`hidden_layer`] on each.
+pub fn hidden_layer_pair(net: &Net, inputs: [&[f32]; 2], sums: [&mut [f32]; 2]) {
+    hidden_layer_pair_with(kernel(), net, inputs, sums);
+}
+
+/// [`hidden_layer_pair`] with a chosen kernel: AVX-512 shares each weight row between
+/// the two; the other kernels evaluate one after the other.
+pub fn hidden_layer_pair_with(kernel: Kernel, net: &Net, inputs: [&[f32]; 2], sums: [&mut [f32]; 2]) {
+    match kernel {
+        Kernel::Avx512 if avx2::available_512() => {
+            // SAFETY: the CPU supports AVX-512F and AVX2 (checked just above).
+            unsafe { avx2::hidden_layer_pair_512(net, inputs, sums) }
+        }
+        _ => {
+            let [a, b] = sums;
+            hidden_layer_with(kernel, net, inputs[0], a);
+            hidden_layer_with(kernel, net, inputs[1], b);
+        }
+    }
+}
+
+/// [`output_layer`] for two activation vectors at once (interleaved, same bits).
+pub fn output_layer_pair(net: &Net, act: [&[f32]; 2], out: [&mut [f32; 5]; 2]) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: SSE is part of the x86-64 baseline.
+    unsafe {
+        avx2::outputs_pair(net, act, out)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let [a, b] = out;
+        crate::net::outputs(net, act[0], a);
+        crate::net::outputs(net, act[1], b);
+    }
+}
+
 /// Hidden sums and activations (`sums` holds the thresholds on entry).
 pub fn hidden_layer(net: &Net, inputs: &[f32], sums: &mut [f32]) {
     hidden_layer_with(kernel(), net, inputs, sums);
@@ -272,6 +311,34 @@ mod tests {
                 hidden_layer_with(k, &n, &inputs, &mut got);
                 let same = want.iter().zip(&got).all(|(a, b)| a.to_bits() == b.to_bits());
                 assert!(same, "{k:?} differs at hidden size {hidden}");
+                // In a pair, with zeros in different places in the partner's inputs
+                // (and this one first or second).
+                let other: Vec<f32> = (0..250).map(|i| [0.75, 0.0, 1.0, 0.0][i % 4]).collect();
+                let mut want_other = n.hidden_thresholds.clone();
+                hidden_layer_with(Kernel::Scalar, &n, &other, &mut want_other);
+                let (mut x, mut y) = (n.hidden_thresholds.clone(), n.hidden_thresholds.clone());
+                hidden_layer_pair_with(k, &n, [&inputs, &other], [&mut x, &mut y]);
+                let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
+                assert_eq!(
+                    (bits(&x), bits(&y)),
+                    (bits(&want), bits(&want_other)),
+                    "{k:?} pair, hidden {hidden}"
+                );
+                let (mut x, mut y) = (n.hidden_thresholds.clone(), n.hidden_thresholds.clone());
+                hidden_layer_pair_with(k, &n, [&other, &inputs], [&mut x, &mut y]);
+                assert_eq!(
+                    (bits(&x), bits(&y)),
+                    (bits(&want_other), bits(&want)),
+                    "{k:?} pair, hidden {hidden}"
+                );
+                let (mut o1, mut o2) = ([0f32; 5], [0f32; 5]);
+                output_layer_pair(&n, [&want, &want_other], [&mut o1, &mut o2]);
+                let mut single = [0f32; 5];
+                output_layer(&n, &want_other, &mut single);
+                assert_eq!(
+                    (o1.map(f32::to_bits), o2.map(f32::to_bits)),
+                    (fast_out.map(f32::to_bits), single.map(f32::to_bits))
+                );
             }
         }
     }

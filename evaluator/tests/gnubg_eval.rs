@@ -138,6 +138,25 @@ fn live_gnubg_evaluations_are_reproduced_bit_for_bit() {
     for (class, (same, n)) in &by_class {
         eprintln!("{class}: {same}/{n} bit-identical to gnubg on this machine");
     }
+    // Batched evaluation (nets run two positions at a time), with and without the
+    // cache, gives the same bits as one position at a time.
+    let single: Vec<_> = positions.iter().map(|p| ev.evaluate(p).unwrap()).collect();
+    let cached = gnubg_evaluator().unwrap().with_cache(10);
+    for (name, e) in [("batched", &ev), ("batched and cached", &cached)] {
+        for pass in 0..2 {
+            let mut all = Vec::new();
+            e.evaluate_all(&positions, &mut all).unwrap();
+            let bits = |v: &[(Probabilities, PositionClass)]| {
+                v.iter()
+                    .map(|(p, c)| (p.map(f32::to_bits), *c))
+                    .collect::<Vec<_>>()
+            };
+            assert!(
+                bits(&all) == bits(&single),
+                "{name} evaluation differs (pass {pass})"
+            );
+        }
+    }
     assert!(
         failures.is_empty(),
         "{} differ:\n{}",

@@ -5,7 +5,7 @@ use super::escapes::tables;
 use super::hits::shots;
 use super::FEATURES;
 use crate::simd::ShotMasks;
-use crate::simd::{slot_masks, SlotMasks};
+use crate::simd::{beyond, side_sums, slot_masks, SideSums, SlotMasks};
 
 const BREAK_CONTACT: usize = 3;
 const BACK_CHEQUER: usize = 4;
@@ -104,17 +104,11 @@ fn features(
     let opp_back = 23 - msb(om.any);
 
     // Pips to break contact (checkers beyond the opponent's rearmost, measured from it)
-    // and pips of checkers already past it.
-    let (mut contact, mut free) = (0i32, 0i32);
-    for (i, &c) in me.iter().enumerate() {
-        let (i, c) = (i as i32, i32::from(c));
-        contact += if i > opp_back { (i + 1 - opp_back) * c } else { 0 };
-        free += if i < opp_back { (i + 1) * c } else { 0 };
-    }
-    out[BREAK_CONTACT] = scaled(contact, 15.0 + 152.0);
-    out[FREEPIP] = scaled(free, 100.0);
-
-    out[TIMING] = scaled(timing(me, opp_back), 100.0);
+    // and pips of checkers already past it; timing.
+    let sums = side_sums(me, opp_back, opp_back.max(11));
+    out[BREAK_CONTACT] = scaled(sums.contact, 15.0 + 152.0);
+    out[FREEPIP] = scaled(sums.free, 100.0);
+    out[TIMING] = scaled(timing(me, &sums), 100.0);
 
     let back = msb(mm.any);
     out[BACK_CHEQUER] = scaled(back, 24.0);
@@ -175,21 +169,11 @@ fn features(
     out[MOBILITY] = scaled(mobility, 3600.0);
 
     // Second moment of the checkers beyond their (rounded-up) mean.
-    let (mut total, mut mean) = (0i32, 0i32);
-    for (i, &c) in me.iter().enumerate() {
-        total += i32::from(c);
-        mean += i as i32 * i32::from(c);
+    let mut mean = sums.moment1;
+    if sums.total > 0 {
+        mean = (mean + sums.total - 1) / sums.total;
     }
-    if total > 0 {
-        mean = (mean + total - 1) / total;
-    }
-    let (mut count, mut moment) = (0i32, 0i32);
-    for (i, &c) in me.iter().enumerate() {
-        let (beyond, c) = (i32::from(i as i32 > mean), i32::from(c));
-        let d = i as i32 - mean;
-        count += beyond * c;
-        moment += beyond * c * d * d;
-    }
+    let (count, mut moment) = beyond(me, mean);
     if count > 0 {
         moment = (moment + count - 1) / count;
     }
@@ -237,24 +221,12 @@ fn features(
     }
 }
 
-/// gnubg's timing count: pips that can be played before the home board breaks.
-fn timing(me: &[u8; 25], opp_back: i32) -> i32 {
+/// gnubg's timing count: pips that can be played before the home board breaks. The
+/// sums beyond the home board come from [`side_sums`]; home points then take spare
+/// checkers (from the highest point down) to keep two each.
+fn timing(me: &[u8; 25], sums: &SideSums) -> i32 {
     let m = |i: usize| i32::from(me[i]);
-    let mut t = 24 * m(24);
-    let mut spare = m(24);
-    // Beyond max(opponent's rearmost, our 12-point) a point keeps two checkers (a
-    // single one counts); nearer, every checker counts.
-    let limit = opp_back.max(11);
-    for i in 6..24 {
-        let c = m(i);
-        let n = if i as i32 > limit {
-            (c - 2).max(0) + i32::from(c == 1)
-        } else {
-            c
-        };
-        spare += n;
-        t += i as i32 * n;
-    }
+    let (mut t, mut spare) = (sums.timing, sums.spare);
     for i in (0..6).rev() {
         let c = m(i as usize);
         if c > 2 {

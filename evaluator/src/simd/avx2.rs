@@ -220,6 +220,184 @@ pub unsafe fn hidden_layer_512(net: &Net, inputs: &[f32], sums: &mut [f32]) {
     activate(net.beta_hidden, sums);
 }
 
+/// The inputs non-zero in either of two input vectors (same length): indices and both
+/// values (one of them may be zero); returns how many.
+///
+/// # Safety
+/// AVX-512F; the three buffers have room for `a.len()` values; `b.len() == a.len()`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+unsafe fn nonzero_pair_512(a: &[f32], b: &[f32], idx: *mut u32, va: *mut f32, vb: *mut f32) -> usize {
+    use std::arch::x86_64::*;
+    let mut n = 0usize;
+    let mut lanes = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    let mut i = 0;
+    while i < a.len() {
+        let left = a.len() - i;
+        let load: __mmask16 = if left >= 16 { 0xffff } else { (1u16 << left) - 1 };
+        // SAFETY: as in nonzero_512, for both inputs.
+        let x = _mm512_maskz_loadu_ps(load, a.as_ptr().add(i));
+        let y = _mm512_maskz_loadu_ps(load, b.as_ptr().add(i));
+        let keep = _mm512_mask_cmp_ps_mask::<_CMP_NEQ_UQ>(load, x, _mm512_setzero_ps())
+            | _mm512_mask_cmp_ps_mask::<_CMP_NEQ_UQ>(load, y, _mm512_setzero_ps());
+        _mm512_mask_compressstoreu_ps(va.add(n).cast(), keep, x);
+        _mm512_mask_compressstoreu_ps(vb.add(n).cast(), keep, y);
+        _mm512_mask_compressstoreu_epi32(idx.add(n).cast(), keep, lanes);
+        n += keep.count_ones() as usize;
+        lanes = _mm512_add_epi32(lanes, _mm512_set1_epi32(16));
+        i += 16;
+    }
+    n
+}
+
+/// [`hidden_block_512`] for two input vectors at once: each weight row is loaded once
+/// and applied to both. A row that is zero for one of them adds w · 0 = ±0 to that
+/// one's sums, which leaves a sum unchanged except that −0 may become +0; the logistic
+/// treats ±0 alike, so the activations are the same bits as one at a time.
+///
+/// # Safety
+/// As [`hidden_block_512`].
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+unsafe fn hidden_block_pair_512<const BLOCKS: usize>(
+    net: &Net,
+    idx: &[u32],
+    va: &[f32],
+    vb: &[f32],
+    sums: [&mut [f32]; 2],
+    j: usize,
+) {
+    use std::arch::x86_64::*;
+    let h = net.hidden;
+    let w = net.hidden_weights.as_ptr();
+    let [sa, sb] = sums;
+    let (sa, sb) = (sa.as_mut_ptr().add(j), sb.as_mut_ptr().add(j));
+    let mut acc_a = [_mm512_setzero_ps(); BLOCKS];
+    let mut acc_b = [_mm512_setzero_ps(); BLOCKS];
+    for k in 0..BLOCKS {
+        acc_a[k] = _mm512_loadu_ps(sa.add(16 * k));
+        acc_b[k] = _mm512_loadu_ps(sb.add(16 * k));
+    }
+    for ((&i, &x), &y) in idx.iter().zip(va).zip(vb) {
+        let row = w.add(i as usize * h + j);
+        let (xv, yv) = (_mm512_set1_ps(x), _mm512_set1_ps(y));
+        for k in 0..BLOCKS {
+            let wk = _mm512_loadu_ps(row.add(16 * k));
+            acc_a[k] = _mm512_add_ps(acc_a[k], _mm512_mul_ps(wk, xv));
+            acc_b[k] = _mm512_add_ps(acc_b[k], _mm512_mul_ps(wk, yv));
+        }
+    }
+    for k in 0..BLOCKS {
+        _mm512_storeu_ps(sa.add(16 * k), acc_a[k]);
+        _mm512_storeu_ps(sb.add(16 * k), acc_b[k]);
+    }
+}
+
+/// Hidden sums and activations of two input vectors of the same net at once (weights
+/// loaded once for both), bit-identical to [`hidden_layer_512`] on each.
+///
+/// # Safety
+/// The CPU must support AVX-512F and AVX2 ([`available_512`]).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx2")]
+pub unsafe fn hidden_layer_pair_512(net: &Net, inputs: [&[f32]; 2], sums: [&mut [f32]; 2]) {
+    let [a, b] = inputs;
+    let [sa, sb] = sums;
+    if a.len() > MAX_INPUTS || b.len() != a.len() || !net.hidden.is_multiple_of(16) {
+        hidden_layer(net, a, sa);
+        hidden_layer(net, b, sb);
+        return;
+    }
+    let mut idx = std::mem::MaybeUninit::<[u32; MAX_INPUTS]>::uninit();
+    let mut va = std::mem::MaybeUninit::<[f32; MAX_INPUTS]>::uninit();
+    let mut vb = std::mem::MaybeUninit::<[f32; MAX_INPUTS]>::uninit();
+    let (ip, ap, bp) = (
+        idx.as_mut_ptr().cast::<u32>(),
+        va.as_mut_ptr().cast::<f32>(),
+        vb.as_mut_ptr().cast::<f32>(),
+    );
+    let n = nonzero_pair_512(a, b, ip, ap, bp);
+    // SAFETY: the first n entries of the three arrays were written just above.
+    let (idx, va, vb) = (
+        std::slice::from_raw_parts(ip, n),
+        std::slice::from_raw_parts(ap, n),
+        std::slice::from_raw_parts(bp, n),
+    );
+    let h = net.hidden;
+    let mut j = 0;
+    // SAFETY: each call covers columns j..j + 16·BLOCKS <= h.
+    while j < h {
+        let width = match (h - j) / 16 {
+            8.. => {
+                hidden_block_pair_512::<8>(net, idx, va, vb, [&mut *sa, &mut *sb], j);
+                128
+            }
+            4.. => {
+                hidden_block_pair_512::<4>(net, idx, va, vb, [&mut *sa, &mut *sb], j);
+                64
+            }
+            _ => {
+                hidden_block_pair_512::<1>(net, idx, va, vb, [&mut *sa, &mut *sb], j);
+                16
+            }
+        };
+        j += width;
+    }
+    activate(net.beta_hidden, sa);
+    activate(net.beta_hidden, sb);
+}
+
+/// [`outputs`] for two activation vectors at once (ten independent sums, so that their
+/// additions overlap), each in gnubg's order.
+///
+/// # Safety
+/// SSE is part of x86-64; always callable there.
+#[cfg(target_arch = "x86_64")]
+pub unsafe fn outputs_pair(net: &Net, act: [&[f32]; 2], out: [&mut [f32; 5]; 2]) {
+    use std::arch::x86_64::*;
+    let h = net.hidden;
+    let full = h / 4 * 4;
+    let w = net.output_weights.as_ptr();
+    let (mut acc_a, mut acc_b) = ([_mm_setzero_ps(); 5], [_mm_setzero_ps(); 5]);
+    for j in (0..full).step_by(4) {
+        // SAFETY: j + 4 <= full <= h, and the weights hold 5 rows of h.
+        let a = _mm_loadu_ps(act[0].as_ptr().add(j));
+        let b = _mm_loadu_ps(act[1].as_ptr().add(j));
+        for (k, (sa, sb)) in acc_a.iter_mut().zip(&mut acc_b).enumerate() {
+            let wk = _mm_loadu_ps(w.add(k * h + j));
+            *sa = _mm_add_ps(*sa, _mm_mul_ps(a, wk));
+            *sb = _mm_add_ps(*sb, _mm_mul_ps(b, wk));
+        }
+    }
+    let acc = [acc_a, acc_b];
+    for (p, o) in out.into_iter().enumerate() {
+        finish_outputs(net, act[p], &acc[p], full, o);
+    }
+}
+
+/// The lanes combined, the tail, the threshold and the sigmoid.
+#[cfg(target_arch = "x86_64")]
+unsafe fn finish_outputs(
+    net: &Net,
+    act: &[f32],
+    acc: &[std::arch::x86_64::__m128; 5],
+    full: usize,
+    out: &mut [f32; 5],
+) {
+    use std::arch::x86_64::*;
+    let h = net.hidden;
+    let w = net.output_weights.as_ptr();
+    for (k, o) in out.iter_mut().enumerate() {
+        let mut l = [0f32; 4];
+        _mm_storeu_ps(l.as_mut_ptr(), acc[k]);
+        let mut r = (l[0] + l[1]) + (l[2] + l[3]);
+        for (j, &a) in act.iter().enumerate().take(h).skip(full) {
+            r += a * *w.add(k * h + j);
+        }
+        *o = crate::sigmoid::sigmoid(-net.beta_output * (r + net.output_thresholds[k]));
+    }
+}
+
 /// Units `from..` in scalar code.
 fn tail(net: &Net, idx: &[u16], val: &[f32], sums: &mut [f32], from: usize) {
     let h = net.hidden;
@@ -282,15 +460,7 @@ pub unsafe fn outputs(net: &Net, act: &[f32], out: &mut [f32; 5]) {
             *s = _mm_add_ps(*s, _mm_mul_ps(a, _mm_loadu_ps(w.add(k * h + j))));
         }
     }
-    for (k, o) in out.iter_mut().enumerate() {
-        let mut l = [0f32; 4];
-        _mm_storeu_ps(l.as_mut_ptr(), acc[k]);
-        let mut r = (l[0] + l[1]) + (l[2] + l[3]);
-        for (j, &a) in act.iter().enumerate().take(h).skip(full) {
-            r += a * *w.add(k * h + j);
-        }
-        *o = crate::sigmoid::sigmoid(-net.beta_output * (r + net.output_thresholds[k]));
-    }
+    finish_outputs(net, act, &acc, full, out);
 }
 
 /// Eight approximate reciprocals (`vrcpps`), for tests against the scalar `rcpss`.
