@@ -29,7 +29,7 @@ pub fn value_after(ev: &Evaluator, result: &Position) -> Result<Probabilities, E
 /// are off) and checkers left.
 pub(crate) fn shape_rank(result: &Position) -> (i32, u32) {
     let me = result.on_roll();
-    let back = me.iter().rposition(|&n| n > 0).map_or(-1, |i| i as i32);
+    let back = 31 - evaluator::simd::slot_masks(me).any.leading_zeros() as i32;
     (back, me.iter().map(|&n| u32::from(n)).sum())
 }
 

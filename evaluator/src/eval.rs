@@ -364,7 +364,7 @@ impl Rank {
         let me = m.result.on_roll();
         Rank {
             equity,
-            back: me.iter().rposition(|&n| n > 0).map_or(-1, |i| i as i32),
+            back: 31 - crate::simd::slot_masks(me).any.leading_zeros() as i32,
             left: me.iter().map(|&n| u32::from(n)).sum(),
         }
     }

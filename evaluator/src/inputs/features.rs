@@ -136,25 +136,23 @@ fn features(
     out[BACKESCAPES] = scaled(esc.escapes(my_made, 23 - opp_back), 36.0);
     out[BACKRESCAPES] = scaled(esc.escapes_past_first(my_made, 23 - opp_back), 36.0);
 
-    // Containment: from our 9-point back to the opponent's rearmost checker, then the
-    // same minimum continued down to our ace point (restarted if it was on the bar).
-    let mut n = 36;
-    let mut i = 15;
-    while i < 24 - opp_back {
-        n = n.min(esc.escapes(my_made, i));
-        i += 1;
+    // Containment: the fewest escaping rolls for a checker on our 9-point or further
+    // (slots 15..): up to the opponent's rearmost checker (up to the bar when it is
+    // there), and over the whole stretch 15..=23.
+    let mut worst_near = 36;
+    let mut worst = 36;
+    for i in 15..=24 {
+        let e = esc.escapes(my_made, i);
+        worst_near = if i < 24 - opp_back {
+            worst_near.min(e)
+        } else {
+            worst_near
+        };
+        worst = if i < 24 { worst.min(e) } else { worst };
     }
-    out[ACONTAIN] = scaled(36 - n, 36.0);
+    out[ACONTAIN] = scaled(36 - worst_near, 36.0);
     out[ACONTAIN2] = out[ACONTAIN] * out[ACONTAIN];
-    if opp_back < 0 {
-        i = 15;
-        n = 36;
-    }
-    while i < 24 {
-        n = n.min(esc.escapes(my_made, i));
-        i += 1;
-    }
-    out[CONTAIN] = scaled(36 - n, 36.0);
+    out[CONTAIN] = scaled(36 - worst, 36.0);
     out[CONTAIN2] = out[CONTAIN] * out[CONTAIN];
 
     // Mobility: our checkers beyond our 6-point, weighted by distance and by the rolls
