@@ -92,6 +92,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             "static evals/s:       {:.0} ({} contact positions)",
             r.static_evals_per_sec, r.static_positions
         );
+        println!("  batched (64/call):  {:.0}", r.static_evals_per_sec_batched);
         println!(
             "best moves/s:         {:.0} ({} position/roll pairs)",
             r.best_moves_per_sec, r.best_move_positions

@@ -217,7 +217,7 @@ pub unsafe fn hidden_layer_512(net: &Net, inputs: &[f32], sums: &mut [f32]) {
             }
         }
     }
-    activate(net.beta_hidden, sums);
+    activate_512(net.beta_hidden, sums);
 }
 
 /// The inputs non-zero in either of two input vectors (same length): indices and both
@@ -343,8 +343,8 @@ pub unsafe fn hidden_layer_pair_512(net: &Net, inputs: [&[f32]; 2], sums: [&mut 
         };
         j += width;
     }
-    activate(net.beta_hidden, sa);
-    activate(net.beta_hidden, sb);
+    activate_512(net.beta_hidden, sa);
+    activate_512(net.beta_hidden, sb);
 }
 
 /// [`outputs`] for two activation vectors at once (ten independent sums, so that their
@@ -407,6 +407,43 @@ fn tail(net: &Net, idx: &[u16], val: &[f32], sums: &mut [f32], from: usize) {
             sums[j] += if x == 1.0 { row[j] } else { row[j] * x };
         }
     }
+}
+
+/// [`activate`] sixteen units at a time; the approximate reciprocal stays the 256-bit
+/// `vrcpps` (AVX-512's `vrcp14ps` returns other bits), applied to both halves.
+///
+/// # Safety
+/// The CPU must support AVX-512F and AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx2")]
+unsafe fn activate_512(beta: f32, sums: &mut [f32]) {
+    use std::arch::x86_64::*;
+    let full = sums.len() / 16 * 16;
+    let table = crate::sigmoid::table();
+    let s = sums.as_mut_ptr();
+    let betav = _mm512_set1_ps(beta);
+    let ten = _mm512_set1_ps(10.0);
+    let one = _mm512_set1_ps(1.0);
+    for j in (0..full).step_by(16) {
+        // SAFETY: j + 16 <= full <= sums.len().
+        let x = _mm512_mul_ps(_mm512_loadu_ps(s.add(j)), betav);
+        let negative = _mm512_cmp_ps_mask::<_CMP_LT_OS>(x, _mm512_setzero_ps());
+        let x1 = _mm512_mul_ps(_mm512_min_ps(_mm512_abs_ps(x), ten), ten);
+        let i = _mm512_cvttps_epi32(x1);
+        // SAFETY: 0 <= i <= 100 because x1 is in [0, 100]; the table has 101 entries.
+        let e = _mm512_i32gather_ps::<4>(i, table.as_ptr());
+        let t = _mm512_add_ps(_mm512_sub_ps(x1, _mm512_cvtepi32_ps(i)), ten);
+        let d = _mm512_add_ps(_mm512_mul_ps(e, t), one);
+        let lo = _mm256_rcp_ps(_mm512_castps512_ps256(d));
+        let hi = _mm256_rcp_ps(_mm256_castpd_ps(_mm512_extractf64x4_pd::<1>(_mm512_castps_pd(d))));
+        let c = _mm512_castpd_ps(_mm512_insertf64x4::<1>(
+            _mm512_castpd256_pd512(_mm256_castps_pd(lo)),
+            _mm256_castps_pd(hi),
+        ));
+        let r = _mm512_mask_blend_ps(negative, _mm512_sub_ps(one, c), c);
+        _mm512_storeu_ps(s.add(j), r);
+    }
+    activate(beta, &mut sums[full..]);
 }
 
 /// The vectorised logistic of `crate::sigmoid::logistic_vector_style` (with `vrcpps`,
