@@ -394,6 +394,18 @@ impl OneSidedDb {
     /// gnubg's `f32` view of position `i` (`BearoffDist`): for exact files the stored
     /// values / 65535; for normal-distribution files the Gaussian density at each roll.
     pub fn probabilities(&self, i: u64) -> Result<OneSidedProbabilities, BearoffError> {
+        let mut out = self.turn_probabilities(i)?;
+        if !self.params.normal {
+            let [m, s] = average_rolls(&out.bearoff);
+            let [gm, gs] = average_rolls(&out.gammon);
+            out.moments = [m, s, gm, gs];
+        }
+        Ok(out)
+    }
+
+    /// [`OneSidedDb::probabilities`] without the moments of exact distributions (left
+    /// zero), for evaluations that do not need them.
+    fn turn_probabilities(&self, i: u64) -> Result<OneSidedProbabilities, BearoffError> {
         let mut out = OneSidedProbabilities {
             bearoff: [0.0; ROLLS],
             gammon: [0.0; ROLLS],
@@ -414,9 +426,6 @@ impl OneSidedDb {
                 out.bearoff[n] = f32::from(d.bearoff[n]) * RECIP;
                 out.gammon[n] = d.gammon.map_or(0.0, |g| f32::from(g[n]) * RECIP);
             }
-            let [m, s] = average_rolls(&out.bearoff);
-            let [gm, gs] = average_rolls(&out.gammon);
-            out.moments = [m, s, gm, gs];
         }
         Ok(out)
     }
@@ -428,16 +437,10 @@ impl OneSidedDb {
     pub fn evaluate(&self, pos: &board::Position) -> Result<[f32; 5], BearoffError> {
         let us = self.index_of(pos.on_roll())?;
         let them = self.index_of(pos.opponent())?;
-        let p_us = self.probabilities(us)?;
-        let p_them = self.probabilities(them)?;
+        let p_us = self.turn_probabilities(us)?;
+        let p_them = self.turn_probabilities(them)?;
         let mut out = [0.0f32; 5];
-        let mut r = 0.0f32;
-        for i in 0..ROLLS {
-            for j in i..ROLLS {
-                r += p_us.bearoff[i] * p_them.bearoff[j];
-            }
-        }
-        out[0] = r;
+        out[0] = ordered_sum(&p_us.bearoff, &p_them.bearoff, 0);
         let on = |s: &[u8; 25]| s.iter().map(|&c| u32::from(c)).sum::<u32>();
         if on(pos.on_roll()) == 15 || on(pos.opponent()) == 15 {
             if !self.params.gammon {
@@ -446,21 +449,71 @@ impl OneSidedDb {
                     why: "gammon chances need a database with gammon distributions".into(),
                 });
             }
-            let mut w = 0.0f32;
-            for i in 0..ROLLS {
-                for j in i..ROLLS {
-                    w += p_us.bearoff[i] * p_them.gammon[j];
-                }
-            }
-            let mut l = 0.0f32;
-            for i in 0..ROLLS {
-                for j in i + 1..ROLLS {
-                    l += p_them.bearoff[i] * p_us.gammon[j];
-                }
-            }
-            out[1] = w;
-            out[3] = l;
+            out[1] = ordered_sum(&p_us.bearoff, &p_them.gammon, 0);
+            out[3] = ordered_sum(&p_them.bearoff, &p_us.gammon, 1);
         }
         Ok(out)
+    }
+}
+
+/// Σ a[i]·b[j] over i < ROLLS, j ≥ i + shift, added one by one in gnubg's order (i
+/// outer, j inner) in `f32`. Terms outside both distributions' non-zero ranges are
+/// skipped: they are +0, and adding +0 to a non-negative sum leaves its bits unchanged,
+/// so the result is that of the full double loop (a few dozen terms instead of ~500).
+fn ordered_sum(a: &[f32; ROLLS], b: &[f32; ROLLS], shift: usize) -> f32 {
+    let range = |d: &[f32; ROLLS]| {
+        let lo = d.iter().position(|&x| x != 0.0)?;
+        let hi = d.iter().rposition(|&x| x != 0.0)?;
+        Some((lo, hi))
+    };
+    let (Some((a_lo, a_hi)), Some((b_lo, b_hi))) = (range(a), range(b)) else {
+        return 0.0;
+    };
+    let mut r = 0.0f32;
+    for (i, &x) in a.iter().enumerate().take(a_hi + 1).skip(a_lo) {
+        for &y in b.iter().take(b_hi + 1).skip((i + shift).max(b_lo)) {
+            r += x * y;
+        }
+    }
+    r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The skipping sum equals gnubg's full double loop bit for bit.
+    #[test]
+    fn ordered_sum_equals_the_full_double_loop() {
+        let full = |a: &[f32; ROLLS], b: &[f32; ROLLS], shift: usize| {
+            let mut r = 0.0f32;
+            for (i, &x) in a.iter().enumerate() {
+                for &y in &b[(i + shift).min(ROLLS)..] {
+                    r += x * y;
+                }
+            }
+            r
+        };
+        let mut x = 99u32;
+        let mut next = || {
+            x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            x >> 16
+        };
+        let mut nonzero = 0;
+        for _ in 0..5000 {
+            let mut d = [[0f32; ROLLS]; 2];
+            for dist in &mut d {
+                let (lo, len) = (next() as usize % ROLLS, 1 + next() as usize % 8);
+                for v in dist.iter_mut().skip(lo).take(len) {
+                    *v = (next() % 65536) as f32 * (1.0 / 65535.0);
+                }
+            }
+            for shift in [0, 1] {
+                let (want, got) = (full(&d[0], &d[1], shift), ordered_sum(&d[0], &d[1], shift));
+                assert_eq!(want.to_bits(), got.to_bits(), "{d:?} {shift}");
+                nonzero += usize::from(want > 0.0);
+            }
+        }
+        assert!(nonzero > 1000);
     }
 }
