@@ -319,6 +319,8 @@ impl<'a> Roller<'a> {
 pub struct LookaheadMemo {
     slots: Vec<(u32, Position, Probabilities)>,
     generation: u32,
+    /// Results waiting for evaluation (kept to reuse its allocation).
+    missing: Vec<Position>,
 }
 
 const MEMO_BITS: u32 = 11;
@@ -369,16 +371,16 @@ impl LookaheadMemo {
     /// Evaluates (together, see [`Evaluator::evaluate_all`]) the results not yet
     /// remembered.
     fn fill(&mut self, ev: &Evaluator, results: &[Position]) -> Result<(), EvalError> {
-        let missing: Vec<Position> = results
-            .iter()
-            .filter(|r| self.get(r).is_none())
-            .copied()
-            .collect();
-        ev.with_values_after(missing.iter().copied(), |values| {
+        let mut missing = std::mem::take(&mut self.missing);
+        missing.clear();
+        missing.extend(results.iter().filter(|r| self.get(r).is_none()));
+        let done = ev.with_values_after(missing.iter().copied(), |values| {
             for (r, (v, _)) in missing.iter().zip(values) {
                 self.slots[Self::slot(r)] = (self.generation, *r, evaluator::eval::invert(v));
             }
-        })
+        });
+        self.missing = missing;
+        done
     }
 }
 
