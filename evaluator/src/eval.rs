@@ -44,6 +44,8 @@ pub struct Evaluator {
     /// log2 of the per-thread cache size, or 0 for no cache.
     cache_bits: u32,
     owner: u64,
+    /// Each net's output weights laid out for the AVX-512 output kernel.
+    interleaved: Vec<Vec<f32>>,
 }
 
 /// Per-thread buffers for inputs and hidden units.
@@ -64,12 +66,14 @@ impl Evaluator {
     /// weights' version (see [`Weights::fixed_pip_loss`]).
     pub fn new(weights: Weights, bearoff: BearoffDbs) -> Evaluator {
         let fixed_pip_loss = weights.fixed_pip_loss();
+        let interleaved = weights.nets.iter().map(crate::simd::interleave_outputs).collect();
         Evaluator {
             weights,
             fixed_pip_loss,
             bearoff,
             cache_bits: 0,
             owner: crate::cache::new_owner_id(),
+            interleaved,
         }
     }
 
@@ -286,20 +290,21 @@ impl Evaluator {
         });
     }
 
-    /// The net of a class, with the position's inputs written to `inputs`.
-    fn net_inputs(&self, pos: &Position, class: PositionClass, inputs: &mut [f32]) -> &crate::weights::Net {
+    /// The index of a class's net in the weights, with the position's inputs written to
+    /// `inputs`.
+    fn net_inputs(&self, pos: &Position, class: PositionClass, inputs: &mut [f32]) -> usize {
         match class {
             PositionClass::Race => {
                 inputs::race_inputs(pos, &mut inputs[..inputs::RACE_INPUTS]);
-                &self.weights.nets[RACE]
+                RACE
             }
             PositionClass::Crashed => {
                 inputs::crashed_inputs(pos, self.fixed_pip_loss, inputs);
-                &self.weights.nets[CRASHED]
+                CRASHED
             }
             _ => {
                 inputs::contact_inputs(pos, self.fixed_pip_loss, inputs);
-                &self.weights.nets[CONTACT]
+                CONTACT
             }
         }
     }
@@ -307,7 +312,7 @@ impl Evaluator {
     fn run_net(&self, pos: &Position, class: PositionClass, out: &mut [f32; 5]) {
         SCRATCH.with(|s| {
             let s = &mut *s.borrow_mut();
-            let net = self.net_inputs(pos, class, &mut s.inputs[0]);
+            let net = &self.weights.nets[self.net_inputs(pos, class, &mut s.inputs[0])];
             net::evaluate(net, &s.inputs[0][..net.inputs], &mut s.hidden[0], out);
         });
     }
@@ -317,10 +322,12 @@ impl Evaluator {
         SCRATCH.with(|s| {
             let s = &mut *s.borrow_mut();
             let [ia, ib] = &mut s.inputs;
-            let net = self.net_inputs(pos[0], class, ia);
+            let k = self.net_inputs(pos[0], class, ia);
             self.net_inputs(pos[1], class, ib);
+            let net = &self.weights.nets[k];
             let [ha, hb] = &mut s.hidden;
-            net::evaluate_pair(net, [&ia[..net.inputs], &ib[..net.inputs]], [ha, hb], out);
+            let inputs = [&ia[..net.inputs], &ib[..net.inputs]];
+            net::evaluate_pair(net, Some(&self.interleaved[k]), inputs, [ha, hb], out);
         });
     }
 

@@ -69,7 +69,15 @@ pub fn evaluate(net: &Net, inputs: &[f32], scratch: &mut Vec<f32>, out: &mut [f3
 }
 
 /// [`evaluate`] for two input vectors of the same net at once (same results).
-pub fn evaluate_pair(net: &Net, inputs: [&[f32]; 2], scratch: [&mut Vec<f32>; 2], out: [&mut [f32; 5]; 2]) {
+/// `interleaved`: the net's output weights laid out by [`crate::simd::interleave_outputs`]
+/// (faster on AVX-512), if the caller keeps them.
+pub fn evaluate_pair(
+    net: &Net,
+    interleaved: Option<&[f32]>,
+    inputs: [&[f32]; 2],
+    scratch: [&mut Vec<f32>; 2],
+    out: [&mut [f32; 5]; 2],
+) {
     let [a, b] = scratch;
     for s in [&mut *a, &mut *b] {
         debug_assert!(inputs.iter().all(|i| i.len() == net.inputs));
@@ -77,7 +85,7 @@ pub fn evaluate_pair(net: &Net, inputs: [&[f32]; 2], scratch: [&mut Vec<f32>; 2]
         s.extend_from_slice(&net.hidden_thresholds);
     }
     crate::simd::hidden_layer_pair(net, inputs, [a, b]);
-    crate::simd::output_layer_pair(net, [&a[..], &b[..]], out);
+    crate::simd::output_layer_pair(net, interleaved, [&a[..], &b[..]], out);
 }
 
 /// The scalar reference of [`evaluate`].

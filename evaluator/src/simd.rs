@@ -182,18 +182,32 @@ pub fn hidden_layer_pair_with(kernel: Kernel, net: &Net, inputs: [&[f32]; 2], su
 }
 
 /// [`output_layer`] for two activation vectors at once (interleaved, same bits).
-pub fn output_layer_pair(net: &Net, act: [&[f32]; 2], out: [&mut [f32; 5]; 2]) {
+/// `interleaved`: [`interleave_outputs`] of the net, for the AVX-512 kernel.
+pub fn output_layer_pair(net: &Net, interleaved: Option<&[f32]>, act: [&[f32]; 2], out: [&mut [f32; 5]; 2]) {
     #[cfg(target_arch = "x86_64")]
-    // SAFETY: SSE is part of the x86-64 baseline.
-    unsafe {
-        avx2::outputs_pair(net, act, out)
+    {
+        if let Some(w) = interleaved {
+            if kernel() == Kernel::Avx512 && net.outputs == 5 && w.len() == 4 * (net.hidden / 4 * 4) {
+                // SAFETY: the Avx512 kernel is only chosen where AVX-512F is present;
+                // `w` has the interleaved layout's length.
+                return unsafe { avx2::outputs_pair_512(net, w, act, out) };
+            }
+        }
+        // SAFETY: SSE is part of the x86-64 baseline.
+        unsafe { avx2::outputs_pair(net, act, out) }
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
+        let _ = interleaved;
         let [a, b] = out;
         crate::net::outputs(net, act[0], a);
         crate::net::outputs(net, act[1], b);
     }
+}
+
+/// Output weights laid out for the AVX-512 pair kernel of [`output_layer_pair`].
+pub fn interleave_outputs(net: &Net) -> Vec<f32> {
+    avx2::interleave_outputs(net)
 }
 
 /// Hidden sums and activations (`sums` holds the thresholds on entry).
@@ -332,7 +346,7 @@ mod tests {
                     "{k:?} pair, hidden {hidden}"
                 );
                 let (mut o1, mut o2) = ([0f32; 5], [0f32; 5]);
-                output_layer_pair(&n, [&want, &want_other], [&mut o1, &mut o2]);
+                output_layer_pair(&n, None, [&want, &want_other], [&mut o1, &mut o2]);
                 let mut single = [0f32; 5];
                 output_layer(&n, &want_other, &mut single);
                 assert_eq!(
