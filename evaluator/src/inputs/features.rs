@@ -110,21 +110,11 @@ fn features(
     out[FREEPIP] = scaled(sums.free, 100.0);
     out[TIMING] = scaled(timing(me, &sums), 100.0);
 
-    let back = msb(mm.any);
-    out[BACK_CHEQUER] = scaled(back, 24.0);
-    let anchor_top = if back == 24 { 23 } else { back };
-    let anchor = msb(mm.made & bits(0, anchor_top));
-    out[BACK_ANCHOR] = scaled(anchor, 24.0);
-    let deep = mm.made & bits(18, anchor);
-    let outfield = mm.made & bits(12, 17);
-    let forward = if deep != 0 {
-        24 - deep.trailing_zeros() as i32
-    } else if outfield != 0 {
-        24 - msb(outfield)
-    } else {
-        0
-    };
-    out[FORWARD_ANCHOR] = if forward == 0 { 2.0 } else { scaled(forward, 6.0) };
+    // Features of our checkers alone (the same for every move of the other side).
+    let own = own_features(me, mm, &sums);
+    for (k, v) in OWN.iter().zip(own) {
+        out[*k] = v;
+    }
 
     let (pips, one, two) = shot_counts(me, opp, mm, om, fixed_pip_loss);
     out[PIPLOSS] = scaled(pips, 12.0 * 36.0);
@@ -136,24 +126,14 @@ fn features(
     out[BACKESCAPES] = scaled(esc.escapes(my_made, 23 - opp_back), 36.0);
     out[BACKRESCAPES] = scaled(esc.escapes_past_first(my_made, 23 - opp_back), 36.0);
 
-    // Containment: the fewest escaping rolls for a checker on our 9-point or further
-    // (slots 15..): up to the opponent's rearmost checker (up to the bar when it is
-    // there), and over the whole stretch 15..=23.
+    // Containment up to the opponent's rearmost checker (up to the bar when it is
+    // there): the fewest escaping rolls for a checker on our 9-point or further.
     let mut worst_near = 36;
-    let mut worst = 36;
-    for i in 15..=24 {
-        let e = esc.escapes(my_made, i);
-        worst_near = if i < 24 - opp_back {
-            worst_near.min(e)
-        } else {
-            worst_near
-        };
-        worst = if i < 24 { worst.min(e) } else { worst };
+    for i in 15..(24 - opp_back).min(25) {
+        worst_near = worst_near.min(esc.escapes(my_made, i));
     }
     out[ACONTAIN] = scaled(36 - worst_near, 36.0);
     out[ACONTAIN2] = out[ACONTAIN] * out[ACONTAIN];
-    out[CONTAIN] = scaled(36 - worst, 36.0);
-    out[CONTAIN2] = out[CONTAIN] * out[CONTAIN];
 
     // Mobility: our checkers beyond our 6-point, weighted by distance and by the rolls
     // escaping the opponent's points in front of them.
@@ -165,17 +145,6 @@ fn features(
         mobility += (i - 5) * m(i as usize) * esc.escapes(opp_made, i);
     }
     out[MOBILITY] = scaled(mobility, 3600.0);
-
-    // Second moment of the checkers beyond their (rounded-up) mean.
-    let mut mean = sums.moment1;
-    if sums.total > 0 {
-        mean = (mean + sums.total - 1) / sums.total;
-    }
-    let (count, mut moment) = beyond(me, mean);
-    if count > 0 {
-        moment = (moment + count - 1) / count;
-    }
-    out[MOMENT2] = scaled(moment, 400.0);
 
     out[ENTER] = if me[24] > 0 {
         let two = me[24] > 1;
@@ -203,20 +172,97 @@ fn features(
     };
     let closed = (om.made & 0x3f).count_ones() as i32;
     out[ENTER2] = scaled(36 - (closed - 6) * (closed - 6), 36.0);
+}
 
-    out[BACKBONE] = backbone(me, mm.made);
+/// The features that depend on our checkers alone, in the order of [`OWN`].
+const OWN: [usize; 9] = [
+    BACK_CHEQUER,
+    BACK_ANCHOR,
+    FORWARD_ANCHOR,
+    MOMENT2,
+    BACKBONE,
+    BACKG,
+    BACKG1,
+    CONTAIN,
+    CONTAIN2,
+];
+
+/// [`OWN`] features of a side, remembered for the last two sides seen on this thread:
+/// evaluating the moves of one side meets the other side's unchanged checkers again
+/// and again.
+fn own_features(me: &[u8; 25], mm: &SlotMasks, sums: &SideSums) -> [f32; 9] {
+    type Seen = [([u8; 25], [f32; 9]); 2];
+    thread_local! {
+        // The two sides last computed, most recent first; initially the empty side
+        // with its own (correct) values.
+        static SEEN: std::cell::Cell<Seen> = std::cell::Cell::new([([0; 25], own_uncached(&[0; 25], &slot_masks(&[0; 25]), 0, 0)); 2]);
+    }
+    SEEN.with(|seen| {
+        let mut s = seen.get();
+        if s[0].0 == *me {
+            return s[0].1;
+        }
+        if s[1].0 != *me {
+            s[1] = (*me, own_uncached(me, mm, sums.total, sums.moment1));
+        }
+        s.swap(0, 1);
+        seen.set(s);
+        s[0].1
+    })
+}
+
+/// [`own_features`] computed.
+fn own_uncached(me: &[u8; 25], mm: &SlotMasks, total: i32, moment1: i32) -> [f32; 9] {
+    let back = msb(mm.any);
+    let anchor_top = if back == 24 { 23 } else { back };
+    let anchor = msb(mm.made & bits(0, anchor_top));
+    let deep = mm.made & bits(18, anchor);
+    let outfield = mm.made & bits(12, 17);
+    let forward = if deep != 0 {
+        24 - deep.trailing_zeros() as i32
+    } else if outfield != 0 {
+        24 - msb(outfield)
+    } else {
+        0
+    };
+
+    // Second moment of the checkers beyond their (rounded-up) mean.
+    let mut mean = moment1;
+    if total > 0 {
+        mean = (mean + total - 1) / total;
+    }
+    let (count, mut moment) = beyond(me, mean);
+    if count > 0 {
+        moment = (moment + count - 1) / count;
+    }
 
     let anchors = (mm.made & bits(18, 23)).count_ones();
-    out[BACKG] = 0.0;
-    out[BACKG1] = 0.0;
+    let (mut backg, mut backg1) = (0.0, 0.0);
     if anchors >= 1 {
         let tot: u32 = (18..25).map(|i| u32::from(me[i])).sum();
         if anchors > 1 {
-            out[BACKG] = tot.wrapping_sub(3) as f32 / 4.0;
+            backg = tot.wrapping_sub(3) as f32 / 4.0;
         } else {
-            out[BACKG1] = scaled(tot as i32, 8.0);
+            backg1 = scaled(tot as i32, 8.0);
         }
     }
+
+    // Containment over the whole stretch 15..=23 (from our 9-point to the ace point).
+    let esc = tables();
+    let worst = (15..24).map(|i| esc.escapes(mm.made, i)).min().unwrap_or(36);
+    let contain = scaled(36 - worst, 36.0);
+
+    [
+        scaled(back, 24.0),
+        scaled(anchor, 24.0),
+        if forward == 0 { 2.0 } else { scaled(forward, 6.0) },
+        scaled(moment, 400.0),
+        backbone(me, mm.made),
+        backg,
+        backg1,
+        contain,
+        contain * contain,
+    ]
 }
 
 /// gnubg's timing count: pips that can be played before the home board breaks. The
