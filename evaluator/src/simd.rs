@@ -1,8 +1,15 @@
-//! Vector kernels for the hidden layer, chosen once at run time, with the scalar code of
-//! [`crate::net`] as the portable path. All `unsafe` code of the crate lives here.
+//! Vector kernels, chosen once at run time, each with portable code it is tested to
+//! agree with bit for bit. All `unsafe` code of the crate lives here.
+//!
+//! * Forward pass (`avx2`): hidden layer (one position, or two sharing each weight
+//!   row), activation, output layer; the scalar reference is [`crate::net`].
+//! * Contact features: slot bit masks ([`slot_masks`], SSE2), weighted checker sums
+//!   (`sums`, SSE2) and the PIPLOSS/P1/P2 shot count (`shots`, AVX-512 with one roll per
+//!   lane); the scalar references are in `crate::inputs`.
 //!
 //! Set `BGKIT_SIMD=scalar`, `avx2` or `avx512` to force a path; an unsupported choice
-//! falls back to the best available one below it.
+//! falls back to the best available one below it. (SSE2 is part of x86-64 and always
+//! used there.)
 
 mod avx2;
 mod shots;
