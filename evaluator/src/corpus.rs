@@ -53,6 +53,33 @@ pub fn contact_positions() -> Vec<Position> {
         .collect()
 }
 
+/// The static-evaluation set drawn as gnubg's `calibrate` draws its boards: 4,096
+/// random boards, each side's 15 checkers on random points 1..=24 (never on the bar
+/// or borne off), no point held by both sides (blot-heavy contact positions).
+pub fn calibrate_boards() -> Vec<Position> {
+    let mut stream = DiceStream::new(CORPUS_SEED);
+    let mut out = Vec::with_capacity(4096);
+    while out.len() < 4096 {
+        // sides[0] and sides[1], each in its own numbering: point k of one side is
+        // point 23 - k of the other.
+        let mut sides = [[0u8; 25]; 2];
+        for _ in 0..15 {
+            for s in 0..2 {
+                loop {
+                    let k = stream.below(24) as usize;
+                    if sides[1 - s][23 - k] == 0 {
+                        sides[s][k] += 1;
+                        break;
+                    }
+                }
+            }
+        }
+        let [a, b] = sides;
+        out.extend(Position::new(a, b));
+    }
+    out
+}
+
 /// The best-move benchmark set: 1,024 (position, roll) pairs from seeded random games.
 pub fn best_move_pairs() -> Vec<(Position, Dice)> {
     random_game_corpus(CORPUS_SEED + 1, 40)
@@ -100,6 +127,19 @@ mod tests {
     #[test]
     fn benchmark_sets_have_their_documented_sizes() {
         assert_eq!(contact_positions().len(), 4096);
+        let boards = calibrate_boards();
+        assert_eq!(boards.len(), 4096);
+        for p in &boards {
+            assert_eq!(
+                (
+                    p.checkers(board::Player::Opponent),
+                    p.checkers(board::Player::OnRoll)
+                ),
+                (15, 15)
+            );
+            assert!(p.sides().iter().all(|s| s[24] == 0), "nobody on the bar");
+            assert_eq!(classify_shape(p), PositionClass::Contact, "{p:?}");
+        }
         assert_eq!(best_move_pairs().len(), 1024);
     }
 }

@@ -15,12 +15,19 @@ use super::EngineArgs;
 /// on 1,024 (position, roll) pairs, both from seeded random games; with a signature
 /// (checksum of every output) that changes only when results change.
 ///
+/// --calibrate-boards: the static evaluations on 4,096 random boards drawn as gnubg's
+/// `calibrate` draws them (blot-heavy), for a like-for-like comparison.
+///
 /// --movegen: move generation over 200 seeded random games, in distinct resulting
 /// positions per second (single thread).
 #[derive(clap::Args)]
 pub struct Args {
     #[command(flatten)]
     engine: EngineArgs,
+    /// Time static evaluations on random boards drawn as gnubg's `calibrate` draws them
+    /// instead of positions from random games.
+    #[arg(long)]
+    calibrate_boards: bool,
     /// Benchmark move generation instead of evaluation.
     #[arg(long)]
     movegen: bool,
@@ -79,7 +86,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let ev = args.engine.evaluator()?;
     let r = bench::evaluation(
         &ev,
-        &corpus::contact_positions(),
+        &if args.calibrate_boards {
+            corpus::calibrate_boards()
+        } else {
+            corpus::contact_positions()
+        },
         &corpus::best_move_pairs(),
         args.threads,
         time,
@@ -89,8 +100,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
     } else {
         println!("threads:              {} ({} kernel)", r.threads, r.kernel);
         println!(
-            "static evals/s:       {:.0} ({} contact positions)",
-            r.static_evals_per_sec, r.static_positions
+            "static evals/s:       {:.0} ({} {})",
+            r.static_evals_per_sec,
+            r.static_positions,
+            if args.calibrate_boards {
+                "calibrate-style random boards"
+            } else {
+                "contact positions"
+            }
         );
         println!("  batched (64/call):  {:.0}", r.static_evals_per_sec_batched);
         println!(
