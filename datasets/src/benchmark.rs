@@ -41,7 +41,7 @@ use std::io::Write;
 use std::path::Path;
 
 use board::{Dice, MoveGen, Position};
-use evaluator::eval::{invert, money_equity, EvalError};
+use evaluator::eval::{invert, money_equity, move_shape, EvalError};
 use evaluator::search::Lookahead;
 use evaluator::Evaluator;
 use serde::{Deserialize, Serialize};
@@ -50,7 +50,7 @@ use serde_json::Value;
 use crate::class::dataset_class;
 use crate::error::DatasetError;
 use crate::format::gnubg_nn::parse_key;
-use crate::play::{shape_rank, value_after};
+use crate::play::value_after;
 use crate::rng::{derive, STREAM_GAME_DICE};
 use crate::rollout::Roller;
 
@@ -358,8 +358,8 @@ pub fn dice_for(seed: u64, index: u64) -> Dice {
 /// higher equity, then fewer checkers left, then the lower rearmost checker.
 fn sort_moves<T>(list: &mut [(T, Position, f32)]) {
     list.sort_by(|(_, a, ea), (_, b, eb)| {
-        let (ba, la) = shape_rank(a);
-        let (bb, lb) = shape_rank(b);
+        let (ba, la) = move_shape(a);
+        let (bb, lb) = move_shape(b);
         (bb == -1)
             .cmp(&(ba == -1))
             .then(eb.total_cmp(ea))

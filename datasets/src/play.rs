@@ -6,7 +6,7 @@
 //! legal it skips the evaluation unless the value is asked for.
 
 use board::{Dice, MoveGen, Position};
-use evaluator::eval::{invert, money_equity, EvalError, Probabilities};
+use evaluator::eval::{invert, money_equity, move_shape, sorts_before, EvalError, Probabilities};
 use evaluator::search::{Lookahead, FILTERS_NORMAL};
 use evaluator::Evaluator;
 
@@ -23,33 +23,6 @@ pub struct Choice {
 /// The 0-ply value of a position reached by a move, from the mover's view.
 pub fn value_after(ev: &Evaluator, result: &Position) -> Result<Probabilities, EvalError> {
     Ok(invert(&ev.evaluate(&result.swapped())?.0))
-}
-
-/// What gnubg compares when it ranks moves: the mover's rearmost checker (−1 once all
-/// are off) and checkers left.
-pub(crate) fn shape_rank(result: &Position) -> (i32, u32) {
-    let me = result.on_roll();
-    let back = 31 - evaluator::simd::slot_masks(me).any.leading_zeros() as i32;
-    (back, me.iter().map(|&n| u32::from(n)).sum())
-}
-
-/// Whether a move with (equity, shape) sorts strictly before the current best in
-/// gnubg's order: bearing off the last checker first, then higher equity, then fewer
-/// checkers left, then the lower rearmost checker; otherwise the earlier move stays.
-pub(crate) fn beats(eq: f32, shape: (i32, u32), best_eq: f32, best_shape: (i32, u32)) -> bool {
-    if best_shape.0 == -1 {
-        return false;
-    }
-    if shape.0 == -1 {
-        return true;
-    }
-    if eq != best_eq {
-        return eq > best_eq;
-    }
-    if shape.1 != best_shape.1 {
-        return shape.1 < best_shape.1;
-    }
-    shape.0 < best_shape.0
 }
 
 /// gnubg's 0-ply move choice with `dice`, and the chosen move's value (always computed
@@ -82,7 +55,7 @@ pub fn best_move_0ply(
         _ => ev.with_values_after(results.iter().copied(), |values| {
             let mut best: Option<(usize, f32, (i32, u32), Probabilities)> = None;
             for (k, (r, (v, _))) in results.iter().zip(values).enumerate() {
-                let shape = shape_rank(r);
+                let shape = move_shape(r);
                 let p = invert(v);
                 if shape.0 == -1 {
                     // Bearing off the last checker wins at once; only one distinct
@@ -91,7 +64,7 @@ pub fn best_move_0ply(
                     break;
                 }
                 let eq = money_equity(&p);
-                if best.as_ref().is_none_or(|b| beats(eq, shape, b.1, b.2)) {
+                if best.as_ref().is_none_or(|b| sorts_before(eq, shape, b.1, b.2)) {
                     best = Some((k, eq, shape, p));
                 }
             }

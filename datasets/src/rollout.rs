@@ -33,13 +33,13 @@
 
 use board::{Dice, MoveGen, Position};
 use evaluator::class::PositionClass;
-use evaluator::eval::{money_equity, EvalError, Probabilities};
+use evaluator::eval::{money_equity, move_shape, sorts_before, EvalError, Probabilities};
 use evaluator::Evaluator;
 use rayon::prelude::*;
 
 use crate::dice::{roll_index, QuasiRandomDice};
 use crate::error::DatasetError;
-use crate::play::{beats, best_move_plied, shape_rank, value_after};
+use crate::play::{best_move_plied, value_after};
 use crate::rng::{derive, mix64, STREAM_POSITION};
 
 /// A trial that has not ended after this many half-moves is cut off with a 0-ply
@@ -403,14 +403,14 @@ pub fn lookahead(
             memo.fill(ev, moves)?;
             let mut best: Option<(usize, f32, (i32, u32), Probabilities)> = None;
             for (i, r) in moves.iter().enumerate() {
-                let shape = shape_rank(r);
+                let shape = move_shape(r);
                 let p = memo.value_after(ev, r)?;
                 if shape.0 == -1 {
                     best = Some((i, 0.0, shape, p));
                     break;
                 }
                 let eq = money_equity(&p);
-                if best.as_ref().is_none_or(|b| beats(eq, shape, b.1, b.2)) {
+                if best.as_ref().is_none_or(|b| sorts_before(eq, shape, b.1, b.2)) {
                     best = Some((i, eq, shape, p));
                 }
             }

@@ -23,12 +23,12 @@ use std::ops::Range;
 
 use board::{DiceStream, MoveGen, Position, Variant};
 use evaluator::class::PositionClass;
-use evaluator::eval::{money_equity, EvalError};
+use evaluator::eval::{money_equity, move_shape, sorts_before, EvalError};
 use evaluator::search::Lookahead;
 use evaluator::Evaluator;
 use rayon::prelude::*;
 
-use crate::play::{beats, best_move_0ply, shape_rank, value_after};
+use crate::play::{best_move_0ply, value_after};
 use crate::rng::{derive, derive32, SplitMix, STREAM_GAME_CHOICES, STREAM_GAME_DICE};
 
 /// A game longer than this (in half-moves) is abandoned (a safeguard).
@@ -131,9 +131,9 @@ impl<'a> Sampler<'a> {
             let results = gen.positions(pos, roll).to_vec();
             let mut best: Option<(usize, f32, (i32, u32))> = None;
             for (k, r) in results.iter().enumerate() {
-                let shape = shape_rank(r);
+                let shape = move_shape(r);
                 let eq = money_equity(&value_after(self.ev, r)?) + s.noise * rng.gaussian() as f32;
-                if best.is_none_or(|b| beats(eq, shape, b.1, b.2)) {
+                if best.is_none_or(|b| sorts_before(eq, shape, b.1, b.2)) {
                     best = Some((k, eq, shape));
                 }
             }

@@ -85,12 +85,14 @@ impl fmt::Display for PositionClass {
 /// The contact classes and the race, before bearoff databases are consulted.
 pub fn classify_shape(pos: &Position) -> PositionClass {
     let [opp, me] = pos.sides();
-    let (mine, theirs) = (crate::simd::slot_masks(me).any, crate::simd::slot_masks(opp).any);
-    if mine == 0 || theirs == 0 {
+    // Each side's rearmost occupied slot (−1: none left).
+    let (back, opp_back) = (
+        crate::simd::slot_masks(me).rearmost(),
+        crate::simd::slot_masks(opp).rearmost(),
+    );
+    if back < 0 || opp_back < 0 {
         return PositionClass::Over;
     }
-    // Each side's rearmost occupied slot.
-    let (back, opp_back) = (31 - mine.leading_zeros(), 31 - theirs.leading_zeros());
     if back + opp_back <= 22 {
         return PositionClass::Race;
     }

@@ -124,7 +124,7 @@ impl Evaluator {
                 return Ok(hit);
             }
             let fresh = self.evaluate_uncached(pos)?;
-            crate::cache::put(self.owner, self.cache_bits, pos, fresh.0, fresh.1);
+            self.remember(pos, fresh);
             return Ok(fresh);
         }
         self.evaluate_uncached(pos)
@@ -345,53 +345,45 @@ impl Evaluator {
     ) -> Result<Option<(Move, f32)>, EvalError> {
         let moves = gen.moves(pos, dice);
         self.with_values_after(moves.iter().map(|m| m.result), |values| {
-            let mut best: Option<(usize, Rank)> = None;
+            let mut best: Option<(usize, f32, (i32, u32))> = None;
             for (k, (m, (p, _))) in moves.iter().zip(values).enumerate() {
-                let rank = Rank::of(m, money_equity(&invert(p)));
-                if best.as_ref().is_none_or(|(_, b)| rank.beats(b)) {
-                    best = Some((k, rank));
+                let (eq, shape) = (money_equity(&invert(p)), move_shape(&m.result));
+                if best.is_none_or(|(_, e, s)| sorts_before(eq, shape, e, s)) {
+                    best = Some((k, eq, shape));
                 }
             }
-            best.map(|(k, r)| (moves[k], r.equity))
+            best.map(|(k, eq, _)| (moves[k], eq))
         })
     }
 }
 
-/// What gnubg compares when it sorts a move list.
-struct Rank {
-    equity: f32,
-    /// The mover's rearmost checker after the move (−1: all borne off).
-    back: i32,
-    /// The mover's checkers left on the board.
-    left: u32,
+/// What gnubg compares, besides equity, when it sorts a move list: the mover's rearmost
+/// checker after the move (−1 once all are off) and the mover's checkers left.
+pub fn move_shape(result: &Position) -> (i32, u32) {
+    let me = result.on_roll();
+    (
+        crate::simd::slot_masks(me).rearmost(),
+        me.iter().map(|&n| u32::from(n)).sum(),
+    )
 }
 
-impl Rank {
-    fn of(m: &Move, equity: f32) -> Rank {
-        let me = m.result.on_roll();
-        Rank {
-            equity,
-            back: 31 - crate::simd::slot_masks(me).any.leading_zeros() as i32,
-            left: me.iter().map(|&n| u32::from(n)).sum(),
-        }
+/// Whether a move with (equity, [`move_shape`]) sorts strictly before the current best
+/// in gnubg's order: bearing off the last checker first, then higher equity, then fewer
+/// checkers left, then the lower rearmost checker; otherwise the earlier move stays.
+pub fn sorts_before(eq: f32, shape: (i32, u32), best_eq: f32, best_shape: (i32, u32)) -> bool {
+    if best_shape.0 == -1 {
+        return false;
     }
-
-    /// Whether this move sorts strictly before `other`.
-    fn beats(&self, other: &Rank) -> bool {
-        if other.back == -1 {
-            return false;
-        }
-        if self.back == -1 {
-            return true;
-        }
-        if self.equity != other.equity {
-            return self.equity > other.equity;
-        }
-        if self.left != other.left {
-            return self.left < other.left;
-        }
-        self.back < other.back
+    if shape.0 == -1 {
+        return true;
     }
+    if eq != best_eq {
+        return eq > best_eq;
+    }
+    if shape.1 != best_shape.1 {
+        return shape.1 < best_shape.1;
+    }
+    shape.0 < best_shape.0
 }
 
 /// Whether a class is evaluated by a net (rather than a table or the game's end).

@@ -90,6 +90,14 @@ pub struct SlotMasks {
     pub made: u32,
 }
 
+impl SlotMasks {
+    /// The highest occupied slot (24: the bar), or −1 when the side has no checker left.
+    #[inline]
+    pub fn rearmost(&self) -> i32 {
+        31 - self.any.leading_zeros() as i32
+    }
+}
+
 /// The [`SlotMasks`] of a side: byte compares and `movemask` (SSE2, part of x86-64),
 /// portable code elsewhere.
 #[inline]
@@ -142,15 +150,10 @@ pub fn slot_masks_scalar(side: &[u8; 25]) -> SlotMasks {
 /// (the caller then counts in scalar code).
 #[inline]
 pub fn shot_count(masks: ShotMasks) -> Option<(i32, i32, i32)> {
-    static USE: OnceLock<bool> = OnceLock::new();
-    if !*USE.get_or_init(|| kernel() == Kernel::Avx512 && shots::available()) {
+    if kernel() != Kernel::Avx512 {
         return None;
     }
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: the CPU supports AVX-512F and AVX-512CD (checked once above).
-    return Some(unsafe { shots::count(masks) });
-    #[cfg(not(target_arch = "x86_64"))]
-    None
+    shot_count_avx512(masks)
 }
 
 /// [`shot_count`] by the AVX-512 kernel whatever the kernel in use, for tests; `None`

@@ -215,29 +215,19 @@ pub struct Rank {
 impl Rank {
     /// The rank of a candidate (mover in `sides()[1]`) with this equity.
     pub fn of(after: &Position, equity: f32) -> Rank {
-        let me = after.on_roll();
-        Rank {
-            equity,
-            back: me.iter().rposition(|&n| n > 0).map_or(-1, |i| i as i32),
-            left: me.iter().map(|&n| u32::from(n)).sum(),
-        }
+        let (back, left) = evaluator::eval::move_shape(after);
+        Rank { equity, back, left }
     }
 
-    /// Whether this candidate sorts strictly before `other`.
+    /// Whether this candidate sorts strictly before `other` (gnubg's order, as
+    /// [`evaluator::eval::sorts_before`]).
     pub fn beats(&self, other: &Rank) -> bool {
-        if other.back == -1 {
-            return false;
-        }
-        if self.back == -1 {
-            return true;
-        }
-        if self.equity != other.equity {
-            return self.equity > other.equity;
-        }
-        if self.left != other.left {
-            return self.left < other.left;
-        }
-        self.back < other.back
+        evaluator::eval::sorts_before(
+            self.equity,
+            (self.back, self.left),
+            other.equity,
+            (other.back, other.left),
+        )
     }
 }
 

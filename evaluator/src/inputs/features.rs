@@ -101,7 +101,7 @@ fn features(
     let o = |i: usize| i32::from(opp[i]);
 
     // The opponent's rearmost checker in our numbering (24 if it has none).
-    let opp_back = 23 - msb(om.any);
+    let opp_back = 23 - om.rearmost();
 
     // Pips to break contact (checkers beyond the opponent's rearmost, measured from it)
     // and pips of checkers already past it; timing.
@@ -213,7 +213,7 @@ fn own_features(me: &[u8; 25], mm: &SlotMasks, sums: &SideSums) -> [f32; 9] {
 
 /// [`own_features`] computed.
 fn own_uncached(me: &[u8; 25], mm: &SlotMasks, total: i32, moment1: i32) -> [f32; 9] {
-    let back = msb(mm.any);
+    let back = mm.rearmost();
     let anchor_top = if back == 24 { 23 } else { back };
     let anchor = msb(mm.made & bits(0, anchor_top));
     let deep = mm.made & bits(18, anchor);

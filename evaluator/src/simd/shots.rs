@@ -85,6 +85,12 @@ impl Lanes {
         _mm512_and_si512(_mm512_srlv_epi32(x, k), self.one)
     }
 
+    /// Lanes (of `lanes`) whose mask includes the bar (slot 24).
+    #[inline(always)]
+    unsafe fn hits_from_bar(self, x: __m512i, lanes: __mmask16) -> __mmask16 {
+        _mm512_mask_test_epi32_mask(lanes, x, _mm512_set1_epi32(1 << 24))
+    }
+
     /// Pips lost to a hit from k with a way covering d (k − d + 1); 0 where not `live`.
     #[inline(always)]
     unsafe fn lost(self, live: __mmask16, k: __m512i, d: __m512i) -> __m512i {
@@ -132,6 +138,8 @@ pub unsafe fn count(m: ShotMasks) -> (i32, i32, i32) {
         g[s] = _mm512_andnot_si512(blocked, v.reach(dist[s]));
     }
     let (nd, dd): (__mmask16, __mmask16) = (0x7fff, 0x3f);
+    // The bar is our slot 24.
+    let bar = _mm512_set1_epi32(24);
 
     let (pn, cn, pd, cd) = match m.bar {
         0 => {
@@ -176,11 +184,7 @@ pub unsafe fn count(m: ShotMasks) -> (i32, i32, i32) {
             // per roll, the highest such hitter); a combined shot only from the bar.
             let entry_blocks = _mm512_set1_epi32(m.entry_blocks as i32);
             let entry_blots = _mm512_set1_epi32(m.entry_blots as i32);
-            let bar = _mm512_set1_epi32(24);
             let board_only = _mm512_set1_epi32(0x00ff_fffe);
-            let from_bar = |x: __m512i, lanes: __mmask16| {
-                _mm512_mask_test_epi32_mask(lanes, x, _mm512_set1_epi32(1 << 24))
-            };
             let enters = |die: __m512i, lanes: __mmask16| {
                 // The other die's entry point (its slot die − 1) is not made.
                 !_mm512_test_epi32_mask(v.bit(entry_blocks, _mm512_sub_epi32(die, one)), one) & lanes
@@ -190,7 +194,11 @@ pub unsafe fn count(m: ShotMasks) -> (i32, i32, i32) {
                 (_mm512_mask_test_epi32_mask(lanes, rest, rest), v.top(rest))
             };
             // Non-doubles.
-            let (b0, b1, b2) = (from_bar(h[0], nd), from_bar(h[1], nd), from_bar(h[2], nd));
+            let (b0, b1, b2) = (
+                v.hits_from_bar(h[0], nd),
+                v.hits_from_bar(h[1], nd),
+                v.hits_from_bar(h[2], nd),
+            );
             let ((r0, k0), (r1, k1)) = (off_board(h[0], nd), off_board(h[1], nd));
             let e0 = r0 & enters(big, nd);
             let e1 = r1 & !e0 & enters(small, nd);
@@ -207,7 +215,7 @@ pub unsafe fn count(m: ShotMasks) -> (i32, i32, i32) {
             );
             cn = _mm512_mask_add_epi32(cn, b2, _mm512_max_epi32(cn, one), on_way);
             // Doubles: the direct shot's "other die" is the two-step way (gnubg's rule).
-            let b0 = from_bar(g[0], dd);
+            let b0 = v.hits_from_bar(g[0], dd);
             let (r0, k0) = off_board(g[0], dd);
             let e0 = r0 & enters(_mm512_add_epi32(d, d), dd);
             let mut pd = _mm512_max_epi32(v.lost(b0, bar, d), v.lost(e0, k0, d));
@@ -215,7 +223,7 @@ pub unsafe fn count(m: ShotMasks) -> (i32, i32, i32) {
             let mut passed = zero;
             for s in 1..4 {
                 passed = _mm512_or_si512(passed, v.bit(entry_blots, _mm512_add_epi32(dist[s - 1], one)));
-                let b = from_bar(g[s], dd);
+                let b = v.hits_from_bar(g[s], dd);
                 pd = _mm512_max_epi32(pd, v.lost(b, bar, dist[s]));
                 cd = _mm512_mask_add_epi32(cd, b, _mm512_max_epi32(cd, one), passed);
             }
@@ -223,14 +231,10 @@ pub unsafe fn count(m: ShotMasks) -> (i32, i32, i32) {
         }
         _ => {
             // Two or more on the bar: only direct shots from the bar.
-            let bar = _mm512_set1_epi32(24);
-            let from_bar = |x: __m512i, lanes: __mmask16| {
-                _mm512_mask_test_epi32_mask(lanes, x, _mm512_set1_epi32(1 << 24))
-            };
-            let (b0, b1) = (from_bar(h[0], nd), from_bar(h[1], nd));
+            let (b0, b1) = (v.hits_from_bar(h[0], nd), v.hits_from_bar(h[1], nd));
             let pn = _mm512_max_epi32(v.lost(b0, bar, small), v.lost(b1, bar, big));
             let cn = _mm512_add_epi32(_mm512_maskz_mov_epi32(b0, one), _mm512_maskz_mov_epi32(b1, one));
-            let b = from_bar(g[0], dd);
+            let b = v.hits_from_bar(g[0], dd);
             (pn, cn, v.lost(b, bar, d), _mm512_maskz_mov_epi32(b, one))
         }
     };
