@@ -19,6 +19,20 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{json, Value};
 
 /// A description of an evaluator's files (paths and digests), for job descriptions.
+/// Options shared by the resumable jobs (sample, rollout, benchmark build).
+#[derive(clap::Args)]
+pub struct JobArgs {
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Discard partial results of an earlier run instead of resuming.
+    #[arg(long)]
+    pub fresh: bool,
+    /// No progress bar or summary.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
 pub fn describe_files(files: &EngineFiles) -> Result<Value> {
     let d = |p: &Path| -> Result<Value> {
         Ok(json!({ "path": p.display().to_string(), "digest": file_digest(p)? }))

@@ -13,7 +13,7 @@ use datasets::{Roller, RolloutSettings};
 use rayon::prelude::*;
 use serde_json::json;
 
-use super::{note, positions_digest, progress_bar, read_positions, thread_pool, EngineArgs};
+use super::{note, positions_digest, progress_bar, read_positions, thread_pool, EngineArgs, JobArgs};
 
 /// Input positions per checkpoint.
 const CHUNK_POSITIONS: usize = 16;
@@ -76,15 +76,8 @@ pub struct BuildArgs {
     /// Use at most this many input positions (the first ones of the wanted classes).
     #[arg(long)]
     max_positions: Option<usize>,
-    /// Worker threads (default: one per core).
-    #[arg(long)]
-    threads: Option<usize>,
-    /// Discard partial results of an earlier run instead of resuming.
-    #[arg(long)]
-    fresh: bool,
-    /// No progress bar or summary.
-    #[arg(long)]
-    quiet: bool,
+    #[command(flatten)]
+    job: JobArgs,
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
@@ -148,16 +141,16 @@ fn build(args: BuildArgs) -> Result<ExitCode> {
         "engine": super::describe_files(&files)?,
         "chunk": CHUNK_POSITIONS,
     });
-    let (mut journal, mut lines, chunks_done) = ChunkJournal::open(&args.output, &job, args.fresh)?;
+    let (mut journal, mut lines, chunks_done) = ChunkJournal::open(&args.output, &job, args.job.fresh)?;
     let start = (chunks_done as usize * CHUNK_POSITIONS).min(input.len());
     if start > 0 {
         note(
-            args.quiet,
+            args.job.quiet,
             &format!("datasets: resuming: {start} of {} positions done", input.len()),
         );
     }
-    let pool = thread_pool(args.threads)?;
-    let bar = progress_bar(input.len() as u64, "positions", args.quiet);
+    let pool = thread_pool(args.job.threads)?;
+    let bar = progress_bar(input.len() as u64, "positions", args.job.quiet);
     bar.set_position(start as u64);
     bar.reset_eta();
     let started = Instant::now();
@@ -199,7 +192,7 @@ fn build(args: BuildArgs) -> Result<ExitCode> {
     benchmark::write(&args.output, &header, &lines)?;
     journal.remove()?;
     note(
-        args.quiet,
+        args.job.quiet,
         &format!(
             "datasets: benchmark of {} positions ({} with a choice) x {} candidates x {} trials in {:.1}s -> {}",
             input.len(),

@@ -14,7 +14,7 @@ use datasets::{Roller, RolloutSettings};
 use rayon::prelude::*;
 use serde_json::json;
 
-use super::{note, positions_digest, progress_bar, read_positions, thread_pool, EngineArgs};
+use super::{note, positions_digest, progress_bar, read_positions, thread_pool, EngineArgs, JobArgs};
 
 /// Roll out positions: five cubeless probabilities and their standard errors each.
 ///
@@ -58,19 +58,12 @@ pub struct Args {
     /// random numbers, so that the errors of different positions are independent.
     #[arg(long)]
     position_seeds: bool,
-    /// Worker threads (default: one per core).
-    #[arg(long)]
-    threads: Option<usize>,
     /// Do only shard K of N of the input (rows i with i % N == K-1); join the parts
     /// with `datasets merge`.
     #[arg(long, value_name = "K/N")]
     shard: Option<Shard>,
-    /// Discard partial results of an earlier run instead of resuming.
-    #[arg(long)]
-    fresh: bool,
-    /// No progress bar or summary.
-    #[arg(long)]
-    quiet: bool,
+    #[command(flatten)]
+    job: JobArgs,
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
@@ -99,11 +92,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
         "input_digest": positions_digest(&input),
         "engine": super::describe_files(&files)?,
     });
-    let (mut journal, mut done) = RolloutJournal::open(&args.output, &job, &input, args.fresh)?;
+    let (mut journal, mut done) = RolloutJournal::open(&args.output, &job, &input, args.job.fresh)?;
     let pending: Vec<usize> = mine.iter().copied().filter(|&i| done[i].is_none()).collect();
     if pending.len() < mine.len() {
         note(
-            args.quiet,
+            args.job.quiet,
             &format!(
                 "datasets: resuming: {} of {} positions already rolled out",
                 mine.len() - pending.len(),
@@ -111,8 +104,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
             ),
         );
     }
-    let pool = thread_pool(args.threads)?;
-    let bar = progress_bar(mine.len() as u64, "positions", args.quiet);
+    let pool = thread_pool(args.job.threads)?;
+    let bar = progress_bar(mine.len() as u64, "positions", args.job.quiet);
     bar.set_position((mine.len() - pending.len()) as u64);
     bar.reset_eta();
     let started = Instant::now();
@@ -187,7 +180,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     journal.remove()?;
     let secs = started.elapsed().as_secs_f64();
     note(
-        args.quiet,
+        args.job.quiet,
         &format!(
             "datasets: rolled out {} positions ({} new) x {} trials in {secs:.1}s ({:.0} trials/s) -> {}",
             mine.len(),

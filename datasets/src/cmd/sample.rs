@@ -13,7 +13,7 @@ use datasets::journal::ChunkJournal;
 use datasets::sample::{Referee, SampleSettings, Sampler};
 use serde_json::json;
 
-use super::{note, progress_bar, thread_pool, EngineArgs};
+use super::{note, progress_bar, thread_pool, EngineArgs, JobArgs};
 
 /// Games played between checkpoints.
 const CHUNK_GAMES: u64 = 256;
@@ -58,15 +58,8 @@ pub struct Args {
     /// Disagreement threshold, in cubeless money equity.
     #[arg(long, default_value_t = 0.05)]
     threshold: f32,
-    /// Worker threads (default: one per core).
-    #[arg(long)]
-    threads: Option<usize>,
-    /// Discard partial results of an earlier run instead of resuming.
-    #[arg(long)]
-    fresh: bool,
-    /// No progress bar or summary.
-    #[arg(long)]
-    quiet: bool,
+    #[command(flatten)]
+    job: JobArgs,
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
@@ -116,7 +109,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         "chunk_games": CHUNK_GAMES,
     });
     let sampler = Sampler::new(&ev, settings, referee);
-    let (mut journal, lines, chunks_done) = ChunkJournal::open(&args.output, &job, args.fresh)?;
+    let (mut journal, lines, chunks_done) = ChunkJournal::open(&args.output, &job, args.job.fresh)?;
     let mut kept: Vec<String> = lines;
     let mut seen: HashSet<[u8; 10]> = HashSet::new();
     for id in &kept {
@@ -124,12 +117,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
             .with_context(|| format!("{}.partial: bad line '{id}'", args.output.display()))?;
         seen.insert(p.key());
     }
-    let pool = thread_pool(args.threads)?;
-    let bar = progress_bar(args.games, "games", args.quiet);
+    let pool = thread_pool(args.job.threads)?;
+    let bar = progress_bar(args.games, "games", args.job.quiet);
     let mut next = (chunks_done * CHUNK_GAMES).min(args.games);
     if next > 0 {
         note(
-            args.quiet,
+            args.job.quiet,
             &format!(
                 "datasets: resuming after {next} games ({} positions kept)",
                 kept.len()
@@ -168,7 +161,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     })?;
     journal.remove()?;
     note(
-        args.quiet,
+        args.job.quiet,
         &format!(
             "datasets: {} games, {} positions kept in {:.1}s -> {}",
             args.games,
