@@ -5,35 +5,15 @@
 
 mod common;
 
+use common::{ok, s};
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 use std::time::Duration;
 
 use board::{MoveGen, Position};
 use datasets::benchmark::{self, SetFormat};
 use datasets::format::gnubg_nn::key_text;
 use evaluator::eval::{invert, money_equity};
-
-fn datasets(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_datasets"))
-        .args(args)
-        .output()
-        .expect("run datasets")
-}
-
-fn ok(args: &[&str]) -> Output {
-    let out = datasets(args);
-    assert!(
-        out.status.success(),
-        "datasets {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
 
 /// Positions of a seeded self-play sample.
 fn positions_file(dir: &Path, games: &str) -> PathBuf {

@@ -3,34 +3,15 @@
 
 mod common;
 
+use common::{datasets, ok, s};
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use board::Position;
 use evaluator::eval::money_equity;
 use evaluator::search::Lookahead;
-
-fn datasets(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_datasets"))
-        .args(args)
-        .output()
-        .expect("run datasets")
-}
-
-fn ok(args: &[&str]) -> Output {
-    let out = datasets(args);
-    assert!(
-        out.status.success(),
-        "datasets {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
 
 /// The first `n` positions of a seeded self-play sample.
 fn positions_file(dir: &Path, n: usize) -> PathBuf {

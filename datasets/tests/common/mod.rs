@@ -107,3 +107,27 @@ pub fn kill_after_first_chunk<S: AsRef<std::ffi::OsStr>>(
     child.kill().unwrap();
     child.wait().unwrap();
 }
+
+/// Runs the `datasets` binary.
+pub fn datasets(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_datasets"))
+        .args(args)
+        .output()
+        .expect("run datasets")
+}
+
+/// Runs the `datasets` binary and requires success.
+pub fn ok(args: &[&str]) -> std::process::Output {
+    let out = datasets(args);
+    assert!(
+        out.status.success(),
+        "datasets {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+/// A path as a command-line argument.
+pub fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
