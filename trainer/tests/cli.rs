@@ -2,21 +2,7 @@
 
 mod common;
 
-use std::path::Path;
-use std::process::{Command, Output};
-
-use common::scratch;
-
-fn trainer(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_trainer"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use common::{dir_names, scratch, stderr, trainer};
 
 fn fails_with(args: &[&str], needle: &str) {
     let o = trainer(args);
@@ -171,15 +157,6 @@ fn td_stops_at_its_time_limit_with_a_checkpoint() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-fn files(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    v.sort();
-    v
-}
-
 #[test]
 fn td_trains_checkpoints_and_resumes() {
     let dir = scratch("cli-td");
@@ -207,7 +184,7 @@ fn td_trains_checkpoints_and_resumes() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(String::from_utf8_lossy(&o.stdout).contains("8 games"));
     assert_eq!(
-        files(&out),
+        dir_names(&out),
         [
             "curve.csv",
             "curve.png",

@@ -4,25 +4,13 @@
 mod common;
 
 use std::path::Path;
-use std::process::{Command, Output};
 
 use board::{Dice, MoveGen, Position, Variant};
-use common::scratch;
+use common::{dir_names, scratch, stderr, trainer};
 use datasets::benchmark::{self, Candidate, Entry};
 use datasets::format::{self, Format, Sample};
 use evaluator::weights::Weights;
 use serde_json::Value;
-
-fn trainer(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_trainer"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 fn ok_json(args: &[&str]) -> Value {
     let o = trainer(args);
@@ -75,15 +63,6 @@ fn samples(seed: u32, n: usize) -> Vec<Sample> {
     out
 }
 
-fn names(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    v.sort();
-    v
-}
-
 #[test]
 fn supervised_trains_writes_its_files_and_resumes() {
     let dir = scratch("cli-sup");
@@ -117,7 +96,7 @@ fn supervised_trains_writes_its_files_and_resumes() {
     assert_eq!(v["epochs"], 2);
     assert!(v["best_val_mse"].as_f64().unwrap() < 0.05, "{v}");
     assert!(v["samples_per_s"].as_f64().unwrap() > 0.0);
-    let files = names(&out);
+    let files = dir_names(&out);
     let steps = load_steps(&out);
     for f in [
         "curve.csv".to_string(),
