@@ -62,8 +62,7 @@ pub fn outputs(net: &Net, act: &[f32], out: &mut [f32; 5]) {
 /// for the hidden layer, with the best kernel this CPU has.
 pub fn evaluate(net: &Net, inputs: &[f32], scratch: &mut Vec<f32>, out: &mut [f32; 5]) {
     debug_assert_eq!(inputs.len(), net.inputs);
-    scratch.clear();
-    scratch.extend_from_slice(&net.hidden_thresholds);
+    scratch.resize(net.hidden, 0.0);
     crate::simd::hidden_layer(net, inputs, scratch);
     crate::simd::output_layer(net, scratch, out);
 }
@@ -78,12 +77,10 @@ pub fn evaluate_pair(
     scratch: [&mut Vec<f32>; 2],
     out: [&mut [f32; 5]; 2],
 ) {
+    debug_assert!(inputs.iter().all(|i| i.len() == net.inputs));
     let [a, b] = scratch;
-    for s in [&mut *a, &mut *b] {
-        debug_assert!(inputs.iter().all(|i| i.len() == net.inputs));
-        s.clear();
-        s.extend_from_slice(&net.hidden_thresholds);
-    }
+    a.resize(net.hidden, 0.0);
+    b.resize(net.hidden, 0.0);
     crate::simd::hidden_layer_pair(net, inputs, [a, b]);
     crate::simd::output_layer_pair(net, interleaved, [&a[..], &b[..]], out);
 }

@@ -169,22 +169,23 @@ pub fn shot_count_avx512(masks: ShotMasks) -> Option<(i32, i32, i32)> {
     None
 }
 
-/// Hidden sums and activations of two input vectors of one net at once (each `sums`
-/// holds the thresholds on entry); the same bits as [`hidden_layer`] on each.
-pub fn hidden_layer_pair(net: &Net, inputs: [&[f32]; 2], sums: [&mut [f32]; 2]) {
-    hidden_layer_pair_with(kernel(), net, inputs, sums);
+/// Hidden activations of two input vectors of one net at once, into `act` (each
+/// `net.hidden` long; the thresholds come from the net); the same bits as
+/// [`hidden_layer`] on each.
+pub fn hidden_layer_pair(net: &Net, inputs: [&[f32]; 2], act: [&mut [f32]; 2]) {
+    hidden_layer_pair_with(kernel(), net, inputs, act);
 }
 
 /// [`hidden_layer_pair`] with a chosen kernel: AVX-512 shares each weight row between
 /// the two; the other kernels evaluate one after the other.
-pub fn hidden_layer_pair_with(kernel: Kernel, net: &Net, inputs: [&[f32]; 2], sums: [&mut [f32]; 2]) {
+pub fn hidden_layer_pair_with(kernel: Kernel, net: &Net, inputs: [&[f32]; 2], act: [&mut [f32]; 2]) {
     match kernel {
         Kernel::Avx512 if avx2::available_512() => {
-            // SAFETY: the CPU supports AVX-512F and AVX2 (checked just above).
-            unsafe { avx2::hidden_layer_pair_512(net, inputs, sums) }
+            // SAFETY: the CPU supports AVX-512F, AVX2 and POPCNT (checked just above).
+            unsafe { avx2::hidden_layer_pair_512(net, inputs, act) }
         }
         _ => {
-            let [a, b] = sums;
+            let [a, b] = act;
             hidden_layer_with(kernel, net, inputs[0], a);
             hidden_layer_with(kernel, net, inputs[1], b);
         }
@@ -220,25 +221,28 @@ pub fn interleave_outputs(net: &Net) -> Vec<f32> {
     avx2::interleave_outputs(net)
 }
 
-/// Hidden sums and activations (`sums` holds the thresholds on entry).
-pub fn hidden_layer(net: &Net, inputs: &[f32], sums: &mut [f32]) {
-    hidden_layer_with(kernel(), net, inputs, sums);
+/// Hidden activations into `act` (`net.hidden` long): each unit's threshold plus its
+/// weighted inputs, through the logistic.
+pub fn hidden_layer(net: &Net, inputs: &[f32], act: &mut [f32]) {
+    hidden_layer_with(kernel(), net, inputs, act);
 }
 
 /// [`hidden_layer`] with a chosen kernel (tests run every kernel).
-pub fn hidden_layer_with(kernel: Kernel, net: &Net, inputs: &[f32], sums: &mut [f32]) {
+pub fn hidden_layer_with(kernel: Kernel, net: &Net, inputs: &[f32], act: &mut [f32]) {
     match kernel {
         Kernel::Avx512 if avx2::available_512() => {
-            // SAFETY: the CPU supports AVX-512F and AVX2 (checked just above).
-            unsafe { avx2::hidden_layer_512(net, inputs, sums) }
+            // SAFETY: the CPU supports AVX-512F, AVX2 and POPCNT (checked just above).
+            unsafe { avx2::hidden_layer_512(net, inputs, act) }
         }
         Kernel::Avx2 if avx2::available() => {
+            act.copy_from_slice(&net.hidden_thresholds);
             // SAFETY: the CPU supports AVX2 (checked just above).
-            unsafe { avx2::hidden_layer(net, inputs, sums) }
+            unsafe { avx2::hidden_layer(net, inputs, act) }
         }
         _ => {
-            hidden_sums_scalar(net, inputs, sums);
-            activate_scalar(net.beta_hidden, sums);
+            act.copy_from_slice(&net.hidden_thresholds);
+            hidden_sums_scalar(net, inputs, act);
+            activate_scalar(net.beta_hidden, act);
         }
     }
 }
@@ -284,6 +288,45 @@ mod tests {
                 assert_eq!(g.to_bits(), approx_recip(y).to_bits(), "{y}");
             }
             x *= 1.000_37;
+        }
+    }
+
+    #[test]
+    #[cfg(target_arch = "x86_64")]
+    fn four_lane_sigmoid_agrees_bit_for_bit_with_scalar() {
+        use std::arch::x86_64::*;
+        let mut xs: Vec<f32> = vec![
+            0.0, -0.0, 10.0, -10.0, 9.999_999, -9.999_999, 1e-30, -1e-30, 1e30, -1e30,
+        ];
+        xs.extend([
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::MIN_POSITIVE,
+            0.1,
+            -0.1,
+            9.95,
+            -9.95,
+        ]);
+        // A fine sweep across the table's range and past it, and bit patterns in between.
+        xs.extend((-130_000..=130_000).map(|k| k as f32 * 1e-4));
+        let mut b = 0x3a00_0000u32;
+        while b < 0x4200_0000 {
+            xs.extend([f32::from_bits(b), -f32::from_bits(b)]);
+            b += 997;
+        }
+        for chunk in xs.chunks(4) {
+            let mut v = [0.5f32; 4];
+            v[..chunk.len()].copy_from_slice(chunk);
+            let mut got = [0f32; 4];
+            // SAFETY: SSE2 is part of x86-64.
+            unsafe { _mm_storeu_ps(got.as_mut_ptr(), avx2::sigmoid_ps(_mm_loadu_ps(v.as_ptr()))) };
+            for (g, &x) in got.iter().zip(&v) {
+                assert_eq!(
+                    g.to_bits(),
+                    crate::sigmoid::sigmoid(x).to_bits(),
+                    "sigmoid({x:e})"
+                );
+            }
         }
     }
 

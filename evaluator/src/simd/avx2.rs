@@ -20,11 +20,13 @@ pub fn available() -> bool {
     }
 }
 
-/// Whether this CPU runs AVX-512F (and AVX2).
+/// Whether this CPU runs AVX-512F (and AVX2 and POPCNT, which every such CPU has).
 pub fn available_512() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        available() && std::arch::is_x86_feature_detected!("avx512f")
+        available()
+            && std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("popcnt")
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -108,14 +110,17 @@ pub unsafe fn hidden_layer(net: &Net, inputs: &[f32], sums: &mut [f32]) {
     activate(net.beta_hidden, sums);
 }
 
-/// The non-zero inputs with AVX-512 compress-stores (no data-dependent branches):
-/// their indices and values are written to the front of `idx` and `val`; returns how
-/// many.
+/// The non-zero inputs with AVX-512 compresses (no data-dependent branches): their
+/// indices and values are written to the front of `idx` and `val`; returns how many.
+/// Each block of sixteen is compressed in a register and stored whole (a compress
+/// straight to memory is slow on Intel cores), so up to 15 entries past the count are
+/// scratch.
 ///
 /// # Safety
-/// The CPU must support AVX-512F; `idx` and `val` have room for `inputs.len()` values.
+/// The CPU must support AVX-512F and POPCNT; `idx` and `val` have room for
+/// `inputs.len() + 16` values.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
+#[target_feature(enable = "avx512f,popcnt")]
 unsafe fn nonzero_512(inputs: &[f32], idx: *mut u32, val: *mut f32) -> usize {
     use std::arch::x86_64::*;
     let mut n = 0usize;
@@ -125,12 +130,12 @@ unsafe fn nonzero_512(inputs: &[f32], idx: *mut u32, val: *mut f32) -> usize {
     while i < inputs.len() {
         let left = inputs.len() - i;
         let load: __mmask16 = if left >= 16 { 0xffff } else { (1u16 << left) - 1 };
-        // SAFETY: masked lanes beyond the slice are not read; n + popcount never
-        // exceeds inputs.len(), the room the caller provides.
+        // SAFETY: masked lanes beyond the slice are not read; n + 16 never exceeds
+        // inputs.len() + 16, the room the caller provides.
         let x = _mm512_maskz_loadu_ps(load, inputs.as_ptr().add(i));
         let keep = _mm512_mask_cmp_ps_mask::<_CMP_NEQ_UQ>(load, x, _mm512_setzero_ps());
-        _mm512_mask_compressstoreu_ps(val.add(n).cast(), keep, x);
-        _mm512_mask_compressstoreu_epi32(idx.add(n).cast(), keep, lanes);
+        _mm512_storeu_ps(val.add(n), _mm512_maskz_compress_ps(keep, x));
+        _mm512_storeu_si512(idx.add(n).cast(), _mm512_maskz_compress_epi32(keep, lanes));
         n += keep.count_ones() as usize;
         lanes = _mm512_add_epi32(lanes, sixteen);
         i += 16;
@@ -138,26 +143,27 @@ unsafe fn nonzero_512(inputs: &[f32], idx: *mut u32, val: *mut f32) -> usize {
     n
 }
 
-/// Adds `BLOCKS` × 16 hidden units' inputs (columns `j..`) in registers.
+/// The sums of `BLOCKS` × 16 hidden units (columns `j..`) in registers: each starts at
+/// its threshold and adds the listed inputs' weights in order.
 ///
 /// # Safety
 /// AVX-512F; `j + 16 * BLOCKS <= net.hidden`; every index is a row of the net.
 #[cfg(target_arch = "x86_64")]
+#[inline]
 #[target_feature(enable = "avx512f")]
 unsafe fn hidden_block_512<const BLOCKS: usize>(
     net: &Net,
     idx: &[u32],
     val: &[f32],
-    sums: &mut [f32],
     j: usize,
-) {
+) -> [std::arch::x86_64::__m512; BLOCKS] {
     use std::arch::x86_64::*;
     let h = net.hidden;
     let w = net.hidden_weights.as_ptr();
-    let s = sums.as_mut_ptr().add(j);
+    let t = net.hidden_thresholds.as_ptr().add(j);
     let mut acc = [_mm512_setzero_ps(); BLOCKS];
     for (k, a) in acc.iter_mut().enumerate() {
-        *a = _mm512_loadu_ps(s.add(16 * k));
+        *a = _mm512_loadu_ps(t.add(16 * k));
     }
     for (&i, &x) in idx.iter().zip(val) {
         let row = w.add(i as usize * h + j);
@@ -167,26 +173,26 @@ unsafe fn hidden_block_512<const BLOCKS: usize>(
             *a = _mm512_add_ps(*a, _mm512_mul_ps(_mm512_loadu_ps(row.add(16 * k)), xv));
         }
     }
-    for (k, a) in acc.iter().enumerate() {
-        _mm512_storeu_ps(s.add(16 * k), *a);
-    }
+    acc
 }
 
-/// Hidden sums and activations with 512-bit vectors (128 units per register block).
+/// Hidden activations with 512-bit vectors (128 units per register block), into
+/// `act`; the sums never leave the registers before their activation.
 ///
 /// # Safety
-/// The CPU must support AVX-512F and AVX2 ([`available_512`]).
+/// The CPU must support AVX-512F, AVX2 and POPCNT ([`available_512`]).
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx2")]
-pub unsafe fn hidden_layer_512(net: &Net, inputs: &[f32], sums: &mut [f32]) {
+#[target_feature(enable = "avx512f,avx2,popcnt")]
+pub unsafe fn hidden_layer_512(net: &Net, inputs: &[f32], act: &mut [f32]) {
     if inputs.len() > MAX_INPUTS || !net.hidden.is_multiple_of(16) {
-        hidden_layer(net, inputs, sums);
+        act.copy_from_slice(&net.hidden_thresholds);
+        hidden_layer(net, inputs, act);
         return;
     }
     // Not zeroed first (that cost as much as the search): only the first n entries,
     // which nonzero_512 writes, are read.
-    let mut idx = std::mem::MaybeUninit::<[u32; MAX_INPUTS]>::uninit();
-    let mut val = std::mem::MaybeUninit::<[f32; MAX_INPUTS]>::uninit();
+    let mut idx = std::mem::MaybeUninit::<[u32; MAX_INPUTS + 16]>::uninit();
+    let mut val = std::mem::MaybeUninit::<[f32; MAX_INPUTS + 16]>::uninit();
     let (ip, vp) = (idx.as_mut_ptr().cast::<u32>(), val.as_mut_ptr().cast::<f32>());
     let n = nonzero_512(inputs, ip, vp);
     // SAFETY: the first n entries of both arrays were written just above.
@@ -194,39 +200,47 @@ pub unsafe fn hidden_layer_512(net: &Net, inputs: &[f32], sums: &mut [f32]) {
         std::slice::from_raw_parts(ip, n),
         std::slice::from_raw_parts(vp, n),
     );
-    let h = net.hidden;
+    let (h, beta) = (net.hidden, net.beta_hidden);
+    let out = act.as_mut_ptr();
     let mut j = 0;
-    // SAFETY: each call covers columns j..j + 16·BLOCKS <= h.
+    // SAFETY: each block covers columns j..j + 16·BLOCKS <= h = act.len().
     while j < h {
-        match (h - j) / 16 {
-            8.. => {
-                hidden_block_512::<8>(net, idx, val, sums, j);
-                j += 128;
-            }
-            4.. => {
-                hidden_block_512::<4>(net, idx, val, sums, j);
-                j += 64;
-            }
-            2.. => {
-                hidden_block_512::<2>(net, idx, val, sums, j);
-                j += 32;
-            }
-            _ => {
-                hidden_block_512::<1>(net, idx, val, sums, j);
-                j += 16;
-            }
-        }
+        j += match (h - j) / 16 {
+            8.. => store_activated(beta, &hidden_block_512::<8>(net, idx, val, j), out.add(j)),
+            4.. => store_activated(beta, &hidden_block_512::<4>(net, idx, val, j), out.add(j)),
+            2.. => store_activated(beta, &hidden_block_512::<2>(net, idx, val, j), out.add(j)),
+            _ => store_activated(beta, &hidden_block_512::<1>(net, idx, val, j), out.add(j)),
+        };
     }
-    activate_512(net.beta_hidden, sums);
+}
+
+/// Stores the activations of `BLOCKS` × 16 sums at `out`; returns how many.
+///
+/// # Safety
+/// AVX-512F and AVX2; `out` has room for `16 * BLOCKS` values.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "avx512f,avx2")]
+unsafe fn store_activated<const BLOCKS: usize>(
+    beta: f32,
+    sums: &[std::arch::x86_64::__m512; BLOCKS],
+    out: *mut f32,
+) -> usize {
+    use std::arch::x86_64::*;
+    for (k, &x) in sums.iter().enumerate() {
+        _mm512_storeu_ps(out.add(16 * k), logistic_512(beta, x));
+    }
+    16 * BLOCKS
 }
 
 /// The inputs non-zero in either of two input vectors (same length): indices and both
-/// values (one of them may be zero); returns how many.
+/// values (one of them may be zero); returns how many. Stores as [`nonzero_512`].
 ///
 /// # Safety
-/// AVX-512F; the three buffers have room for `a.len()` values; `b.len() == a.len()`.
+/// AVX-512F and POPCNT; the three buffers have room for `a.len() + 16` values;
+/// `b.len() == a.len()`.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
+#[target_feature(enable = "avx512f,popcnt")]
 unsafe fn nonzero_pair_512(a: &[f32], b: &[f32], idx: *mut u32, va: *mut f32, vb: *mut f32) -> usize {
     use std::arch::x86_64::*;
     let mut n = 0usize;
@@ -240,9 +254,9 @@ unsafe fn nonzero_pair_512(a: &[f32], b: &[f32], idx: *mut u32, va: *mut f32, vb
         let y = _mm512_maskz_loadu_ps(load, b.as_ptr().add(i));
         let keep = _mm512_mask_cmp_ps_mask::<_CMP_NEQ_UQ>(load, x, _mm512_setzero_ps())
             | _mm512_mask_cmp_ps_mask::<_CMP_NEQ_UQ>(load, y, _mm512_setzero_ps());
-        _mm512_mask_compressstoreu_ps(va.add(n).cast(), keep, x);
-        _mm512_mask_compressstoreu_ps(vb.add(n).cast(), keep, y);
-        _mm512_mask_compressstoreu_epi32(idx.add(n).cast(), keep, lanes);
+        _mm512_storeu_ps(va.add(n), _mm512_maskz_compress_ps(keep, x));
+        _mm512_storeu_ps(vb.add(n), _mm512_maskz_compress_ps(keep, y));
+        _mm512_storeu_si512(idx.add(n).cast(), _mm512_maskz_compress_epi32(keep, lanes));
         n += keep.count_ones() as usize;
         lanes = _mm512_add_epi32(lanes, _mm512_set1_epi32(16));
         i += 16;
@@ -258,25 +272,24 @@ unsafe fn nonzero_pair_512(a: &[f32], b: &[f32], idx: *mut u32, va: *mut f32, vb
 /// # Safety
 /// As [`hidden_block_512`].
 #[cfg(target_arch = "x86_64")]
+#[inline]
 #[target_feature(enable = "avx512f")]
 unsafe fn hidden_block_pair_512<const BLOCKS: usize>(
     net: &Net,
     idx: &[u32],
     va: &[f32],
     vb: &[f32],
-    sums: [&mut [f32]; 2],
     j: usize,
-) {
+) -> [[std::arch::x86_64::__m512; BLOCKS]; 2] {
     use std::arch::x86_64::*;
     let h = net.hidden;
     let w = net.hidden_weights.as_ptr();
-    let [sa, sb] = sums;
-    let (sa, sb) = (sa.as_mut_ptr().add(j), sb.as_mut_ptr().add(j));
+    let t = net.hidden_thresholds.as_ptr().add(j);
     let mut acc_a = [_mm512_setzero_ps(); BLOCKS];
     let mut acc_b = [_mm512_setzero_ps(); BLOCKS];
     for k in 0..BLOCKS {
-        acc_a[k] = _mm512_loadu_ps(sa.add(16 * k));
-        acc_b[k] = _mm512_loadu_ps(sb.add(16 * k));
+        acc_a[k] = _mm512_loadu_ps(t.add(16 * k));
+        acc_b[k] = acc_a[k];
     }
     for ((&i, &x), &y) in idx.iter().zip(va).zip(vb) {
         let row = w.add(i as usize * h + j);
@@ -287,30 +300,27 @@ unsafe fn hidden_block_pair_512<const BLOCKS: usize>(
             acc_b[k] = _mm512_add_ps(acc_b[k], _mm512_mul_ps(wk, yv));
         }
     }
-    for k in 0..BLOCKS {
-        _mm512_storeu_ps(sa.add(16 * k), acc_a[k]);
-        _mm512_storeu_ps(sb.add(16 * k), acc_b[k]);
-    }
+    [acc_a, acc_b]
 }
 
-/// Hidden sums and activations of two input vectors of the same net at once (weights
-/// loaded once for both), bit-identical to [`hidden_layer_512`] on each.
+/// Hidden activations of two input vectors of the same net at once (weights loaded
+/// once for both), bit-identical to [`hidden_layer_512`] on each.
 ///
 /// # Safety
-/// The CPU must support AVX-512F and AVX2 ([`available_512`]).
+/// The CPU must support AVX-512F, AVX2 and POPCNT ([`available_512`]).
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx2")]
-pub unsafe fn hidden_layer_pair_512(net: &Net, inputs: [&[f32]; 2], sums: [&mut [f32]; 2]) {
+#[target_feature(enable = "avx512f,avx2,popcnt")]
+pub unsafe fn hidden_layer_pair_512(net: &Net, inputs: [&[f32]; 2], act: [&mut [f32]; 2]) {
     let [a, b] = inputs;
-    let [sa, sb] = sums;
+    let [aa, ab] = act;
     if a.len() > MAX_INPUTS || b.len() != a.len() || !net.hidden.is_multiple_of(16) {
-        hidden_layer(net, a, sa);
-        hidden_layer(net, b, sb);
+        hidden_layer_512(net, a, aa);
+        hidden_layer_512(net, b, ab);
         return;
     }
-    let mut idx = std::mem::MaybeUninit::<[u32; MAX_INPUTS]>::uninit();
-    let mut va = std::mem::MaybeUninit::<[f32; MAX_INPUTS]>::uninit();
-    let mut vb = std::mem::MaybeUninit::<[f32; MAX_INPUTS]>::uninit();
+    let mut idx = std::mem::MaybeUninit::<[u32; MAX_INPUTS + 16]>::uninit();
+    let mut va = std::mem::MaybeUninit::<[f32; MAX_INPUTS + 16]>::uninit();
+    let mut vb = std::mem::MaybeUninit::<[f32; MAX_INPUTS + 16]>::uninit();
     let (ip, ap, bp) = (
         idx.as_mut_ptr().cast::<u32>(),
         va.as_mut_ptr().cast::<f32>(),
@@ -323,28 +333,29 @@ pub unsafe fn hidden_layer_pair_512(net: &Net, inputs: [&[f32]; 2], sums: [&mut 
         std::slice::from_raw_parts(ap, n),
         std::slice::from_raw_parts(bp, n),
     );
-    let h = net.hidden;
+    let (h, beta) = (net.hidden, net.beta_hidden);
+    let (oa, ob) = (aa.as_mut_ptr(), ab.as_mut_ptr());
     let mut j = 0;
-    // SAFETY: each call covers columns j..j + 16·BLOCKS <= h.
+    // SAFETY: each block covers columns j..j + 16·BLOCKS <= h, the length of both.
     while j < h {
-        let width = match (h - j) / 16 {
+        j += match (h - j) / 16 {
             8.. => {
-                hidden_block_pair_512::<8>(net, idx, va, vb, [&mut *sa, &mut *sb], j);
-                128
+                let [x, y] = hidden_block_pair_512::<8>(net, idx, va, vb, j);
+                store_activated(beta, &x, oa.add(j));
+                store_activated(beta, &y, ob.add(j))
             }
             4.. => {
-                hidden_block_pair_512::<4>(net, idx, va, vb, [&mut *sa, &mut *sb], j);
-                64
+                let [x, y] = hidden_block_pair_512::<4>(net, idx, va, vb, j);
+                store_activated(beta, &x, oa.add(j));
+                store_activated(beta, &y, ob.add(j))
             }
             _ => {
-                hidden_block_pair_512::<1>(net, idx, va, vb, [&mut *sa, &mut *sb], j);
-                16
+                let [x, y] = hidden_block_pair_512::<1>(net, idx, va, vb, j);
+                store_activated(beta, &x, oa.add(j));
+                store_activated(beta, &y, ob.add(j))
             }
         };
-        j += width;
     }
-    activate_512(net.beta_hidden, sa);
-    activate_512(net.beta_hidden, sb);
 }
 
 /// [`outputs`] for two activation vectors at once (ten independent sums, so that their
@@ -434,7 +445,8 @@ pub fn interleave_outputs(net: &Net) -> Vec<f32> {
     v
 }
 
-/// The lanes combined, the tail, the threshold and the sigmoid.
+/// The lanes combined, the tail, the threshold and the sigmoid. Without a tail (the
+/// usual case) outputs 0..4 go through these steps side by side in one register.
 #[cfg(target_arch = "x86_64")]
 unsafe fn finish_outputs(
     net: &Net,
@@ -446,15 +458,72 @@ unsafe fn finish_outputs(
     use std::arch::x86_64::*;
     let h = net.hidden;
     let w = net.output_weights.as_ptr();
-    for (k, o) in out.iter_mut().enumerate() {
+    let (thr, beta) = (&net.output_thresholds, net.beta_output);
+    let mut first = 0;
+    if full == h && thr.len() >= 4 {
+        // Transposed, lane j of row j holds lane j of each output's sums.
+        let (r0, r1) = (_mm_unpacklo_ps(acc[0], acc[1]), _mm_unpackhi_ps(acc[0], acc[1]));
+        let (r2, r3) = (_mm_unpacklo_ps(acc[2], acc[3]), _mm_unpackhi_ps(acc[2], acc[3]));
+        let l0 = _mm_movelh_ps(r0, r2);
+        let l1 = _mm_movehl_ps(r2, r0);
+        let l2 = _mm_movelh_ps(r1, r3);
+        let l3 = _mm_movehl_ps(r3, r1);
+        let r = _mm_add_ps(_mm_add_ps(l0, l1), _mm_add_ps(l2, l3));
+        let x = _mm_mul_ps(_mm_set1_ps(-beta), _mm_add_ps(r, _mm_loadu_ps(thr.as_ptr())));
+        _mm_storeu_ps(out.as_mut_ptr(), sigmoid_ps(x));
+        first = 4;
+    }
+    for (k, o) in out.iter_mut().enumerate().skip(first) {
         let mut l = [0f32; 4];
         _mm_storeu_ps(l.as_mut_ptr(), acc[k]);
         let mut r = (l[0] + l[1]) + (l[2] + l[3]);
         for (j, &a) in act.iter().enumerate().take(h).skip(full) {
             r += a * *w.add(k * h + j);
         }
-        *o = crate::sigmoid::sigmoid(-net.beta_output * (r + net.output_thresholds[k]));
+        *o = crate::sigmoid::sigmoid(-beta * (r + thr[k]));
     }
+}
+
+/// gnubg's scalar sigmoid ([`crate::sigmoid::sigmoid`]) of four values without
+/// branches: the same operations in the same order on each lane (the division is an
+/// exact one, as in the scalar code), and the same constants beyond ±10.
+///
+/// # Safety
+/// SSE2 is part of x86-64; always callable there.
+#[cfg(target_arch = "x86_64")]
+#[allow(clippy::excessive_precision)]
+pub unsafe fn sigmoid_ps(x: std::arch::x86_64::__m128) -> std::arch::x86_64::__m128 {
+    use std::arch::x86_64::*;
+    const BEYOND_POSITIVE: f32 = 1.0 / 19_931.370_438_230_298_f32;
+    const BEYOND_NEGATIVE: f32 = 19_930.370_438_230_298_f32 / 19_931.370_438_230_298_f32;
+    let (one, ten) = (_mm_set1_ps(1.0), _mm_set1_ps(10.0));
+    // Lanes with the sign bit set (−0 included) take the mirrored branch.
+    let negative = _mm_castsi128_ps(_mm_srai_epi32::<31>(_mm_castps_si128(x)));
+    let magnitude = _mm_andnot_ps(_mm_set1_ps(-0.0), x);
+    // ±10·x of the scalar code is 10·|x| exactly; NaN and |x| ≥ 10 are not "near".
+    let near = _mm_cmplt_ps(magnitude, ten);
+    let x1 = _mm_mul_ps(magnitude, ten);
+    // Clamped so that lanes beyond 10 (whose result is replaced) index the table too.
+    let i = _mm_cvttps_epi32(_mm_min_ps(x1, _mm_set1_ps(99.0)));
+    let mut k = [0i32; 4];
+    _mm_storeu_si128(k.as_mut_ptr().cast(), i);
+    let table = crate::sigmoid::table();
+    let e = _mm_setr_ps(
+        table[k[0] as usize],
+        table[k[1] as usize],
+        table[k[2] as usize],
+        table[k[3] as usize],
+    );
+    let t = _mm_add_ps(_mm_cvtepi32_ps(_mm_sub_epi32(_mm_set1_epi32(10), i)), x1);
+    let v = _mm_div_ps(one, _mm_add_ps(one, _mm_mul_ps(e, t)));
+    let select = |m: __m128, a: __m128, b: __m128| _mm_or_ps(_mm_and_ps(m, a), _mm_andnot_ps(m, b));
+    let inside = select(negative, _mm_sub_ps(one, v), v);
+    let outside = select(
+        negative,
+        _mm_set1_ps(BEYOND_NEGATIVE),
+        _mm_set1_ps(BEYOND_POSITIVE),
+    );
+    select(near, inside, outside)
 }
 
 /// Units `from..` in scalar code.
@@ -468,41 +537,33 @@ fn tail(net: &Net, idx: &[u16], val: &[f32], sums: &mut [f32], from: usize) {
     }
 }
 
-/// [`activate`] sixteen units at a time; the approximate reciprocal stays the 256-bit
+/// [`activate`] for one register of sums; the approximate reciprocal stays the 256-bit
 /// `vrcpps` (AVX-512's `vrcp14ps` returns other bits), applied to both halves.
 ///
 /// # Safety
 /// The CPU must support AVX-512F and AVX2.
 #[cfg(target_arch = "x86_64")]
+#[inline]
 #[target_feature(enable = "avx512f,avx2")]
-unsafe fn activate_512(beta: f32, sums: &mut [f32]) {
+unsafe fn logistic_512(beta: f32, sums: std::arch::x86_64::__m512) -> std::arch::x86_64::__m512 {
     use std::arch::x86_64::*;
-    let full = sums.len() / 16 * 16;
-    let table = crate::sigmoid::table();
-    let s = sums.as_mut_ptr();
-    let betav = _mm512_set1_ps(beta);
     let ten = _mm512_set1_ps(10.0);
     let one = _mm512_set1_ps(1.0);
-    for j in (0..full).step_by(16) {
-        // SAFETY: j + 16 <= full <= sums.len().
-        let x = _mm512_mul_ps(_mm512_loadu_ps(s.add(j)), betav);
-        let negative = _mm512_cmp_ps_mask::<_CMP_LT_OS>(x, _mm512_setzero_ps());
-        let x1 = _mm512_mul_ps(_mm512_min_ps(_mm512_abs_ps(x), ten), ten);
-        let i = _mm512_cvttps_epi32(x1);
-        // SAFETY: 0 <= i <= 100 because x1 is in [0, 100]; the table has 101 entries.
-        let e = _mm512_i32gather_ps::<4>(i, table.as_ptr());
-        let t = _mm512_add_ps(_mm512_sub_ps(x1, _mm512_cvtepi32_ps(i)), ten);
-        let d = _mm512_add_ps(_mm512_mul_ps(e, t), one);
-        let lo = _mm256_rcp_ps(_mm512_castps512_ps256(d));
-        let hi = _mm256_rcp_ps(_mm256_castpd_ps(_mm512_extractf64x4_pd::<1>(_mm512_castps_pd(d))));
-        let c = _mm512_castpd_ps(_mm512_insertf64x4::<1>(
-            _mm512_castpd256_pd512(_mm256_castps_pd(lo)),
-            _mm256_castps_pd(hi),
-        ));
-        let r = _mm512_mask_blend_ps(negative, _mm512_sub_ps(one, c), c);
-        _mm512_storeu_ps(s.add(j), r);
-    }
-    activate(beta, &mut sums[full..]);
+    let x = _mm512_mul_ps(sums, _mm512_set1_ps(beta));
+    let negative = _mm512_cmp_ps_mask::<_CMP_LT_OS>(x, _mm512_setzero_ps());
+    let x1 = _mm512_mul_ps(_mm512_min_ps(_mm512_abs_ps(x), ten), ten);
+    let i = _mm512_cvttps_epi32(x1);
+    // SAFETY: 0 <= i <= 100 because x1 is in [0, 100]; the table has 101 entries.
+    let e = _mm512_i32gather_ps::<4>(i, crate::sigmoid::table().as_ptr());
+    let t = _mm512_add_ps(_mm512_sub_ps(x1, _mm512_cvtepi32_ps(i)), ten);
+    let d = _mm512_add_ps(_mm512_mul_ps(e, t), one);
+    let lo = _mm256_rcp_ps(_mm512_castps512_ps256(d));
+    let hi = _mm256_rcp_ps(_mm256_castpd_ps(_mm512_extractf64x4_pd::<1>(_mm512_castps_pd(d))));
+    let c = _mm512_castpd_ps(_mm512_insertf64x4::<1>(
+        _mm512_castpd256_pd512(_mm256_castps_pd(lo)),
+        _mm256_castps_pd(hi),
+    ));
+    _mm512_mask_blend_ps(negative, _mm512_sub_ps(one, c), c)
 }
 
 /// The vectorised logistic of `crate::sigmoid::logistic_vector_style` (with `vrcpps`,
