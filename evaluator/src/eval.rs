@@ -312,8 +312,16 @@ impl Evaluator {
     fn run_net(&self, pos: &Position, class: PositionClass, out: &mut [f32; 5]) {
         SCRATCH.with(|s| {
             let s = &mut *s.borrow_mut();
-            let net = &self.weights.nets[self.net_inputs(pos, class, &mut s.inputs[0])];
-            net::evaluate(net, &s.inputs[0][..net.inputs], &mut s.hidden[0], out);
+            let k = self.net_inputs(pos, class, &mut s.inputs[0]);
+            let net = &self.weights.nets[k];
+            let interleaved = Some(&self.interleaved[k][..]);
+            net::evaluate_with(
+                net,
+                interleaved,
+                &s.inputs[0][..net.inputs],
+                &mut s.hidden[0],
+                out,
+            );
         });
     }
 

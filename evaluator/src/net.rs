@@ -61,10 +61,23 @@ pub fn outputs(net: &Net, act: &[f32], out: &mut [f32; 5]) {
 /// Evaluates a net on `inputs` into `out`, using `scratch` (at least `hidden` floats)
 /// for the hidden layer, with the best kernel this CPU has.
 pub fn evaluate(net: &Net, inputs: &[f32], scratch: &mut Vec<f32>, out: &mut [f32; 5]) {
+    evaluate_with(net, None, inputs, scratch, out);
+}
+
+/// [`evaluate`] with the net's output weights laid out by
+/// [`crate::simd::interleave_outputs`] (faster on AVX-512; same results), if the caller
+/// keeps them.
+pub fn evaluate_with(
+    net: &Net,
+    interleaved: Option<&[f32]>,
+    inputs: &[f32],
+    scratch: &mut Vec<f32>,
+    out: &mut [f32; 5],
+) {
     debug_assert_eq!(inputs.len(), net.inputs);
     scratch.resize(net.hidden, 0.0);
     crate::simd::hidden_layer(net, inputs, scratch);
-    crate::simd::output_layer(net, scratch, out);
+    crate::simd::output_layer(net, interleaved, scratch, out);
 }
 
 /// [`evaluate`] for two input vectors of the same net at once (same results).

@@ -67,14 +67,29 @@ pub fn approx_recip(x: f32) -> f32 {
 }
 
 /// The output layer (gnubg's SSE summation order); SSE on x86-64, scalar elsewhere.
-pub fn output_layer(net: &Net, act: &[f32], out: &mut [f32; 5]) {
+/// `interleaved`: [`interleave_outputs`] of the net, if the caller keeps it (faster
+/// with AVX-512, same bits).
+pub fn output_layer(net: &Net, interleaved: Option<&[f32]>, act: &[f32], out: &mut [f32; 5]) {
     #[cfg(target_arch = "x86_64")]
-    // SAFETY: SSE is part of the x86-64 baseline.
-    unsafe {
-        avx2::outputs(net, act, out)
+    {
+        if let Some(w) = interleaved.filter(|w| interleaved_fits(net, w)) {
+            // SAFETY: the Avx512 kernel is only chosen where AVX-512F is present; `w`
+            // has the interleaved layout's length.
+            return unsafe { avx2::outputs_512(net, w, [act], [out]) };
+        }
+        // SAFETY: SSE is part of the x86-64 baseline.
+        unsafe { avx2::outputs(net, act, out) }
     }
     #[cfg(not(target_arch = "x86_64"))]
-    crate::net::outputs(net, act, out)
+    {
+        let _ = interleaved;
+        crate::net::outputs(net, act, out)
+    }
+}
+
+/// Whether the AVX-512 output kernel is in use and `w` is the net's interleaved layout.
+fn interleaved_fits(net: &Net, w: &[f32]) -> bool {
+    kernel() == Kernel::Avx512 && net.outputs == 5 && w.len() == 4 * (net.hidden / 4 * 4)
 }
 
 /// Bit masks of one side's 25 slots (bit i: slot i; slot 24 is the bar).
@@ -197,12 +212,9 @@ pub fn hidden_layer_pair_with(kernel: Kernel, net: &Net, inputs: [&[f32]; 2], ac
 pub fn output_layer_pair(net: &Net, interleaved: Option<&[f32]>, act: [&[f32]; 2], out: [&mut [f32; 5]; 2]) {
     #[cfg(target_arch = "x86_64")]
     {
-        if let Some(w) = interleaved {
-            if kernel() == Kernel::Avx512 && net.outputs == 5 && w.len() == 4 * (net.hidden / 4 * 4) {
-                // SAFETY: the Avx512 kernel is only chosen where AVX-512F is present;
-                // `w` has the interleaved layout's length.
-                return unsafe { avx2::outputs_pair_512(net, w, act, out) };
-            }
+        if let Some(w) = interleaved.filter(|w| interleaved_fits(net, w)) {
+            // SAFETY: as in output_layer.
+            return unsafe { avx2::outputs_512(net, w, act, out) };
         }
         // SAFETY: SSE is part of the x86-64 baseline.
         unsafe { avx2::outputs_pair(net, act, out) }
@@ -359,11 +371,20 @@ mod tests {
             let mut scalar_out = [0f32; 5];
             crate::net::outputs(&n, &want, &mut scalar_out);
             let mut fast_out = [0f32; 5];
-            output_layer(&n, &want, &mut fast_out);
+            output_layer(&n, None, &want, &mut fast_out);
             assert_eq!(
                 scalar_out.map(f32::to_bits),
                 fast_out.map(f32::to_bits),
                 "outputs, hidden {hidden}"
+            );
+            // The interleaved layout (the AVX-512 output kernel where present).
+            let interleaved = interleave_outputs(&n);
+            let mut laid_out = [0f32; 5];
+            output_layer(&n, Some(&interleaved), &want, &mut laid_out);
+            assert_eq!(
+                scalar_out.map(f32::to_bits),
+                laid_out.map(f32::to_bits),
+                "interleaved outputs, hidden {hidden}"
             );
             for k in [Kernel::Avx2, Kernel::Avx512] {
                 let ok = match k {
@@ -398,14 +419,16 @@ mod tests {
                     (bits(&want_other), bits(&want)),
                     "{k:?} pair, hidden {hidden}"
                 );
-                let (mut o1, mut o2) = ([0f32; 5], [0f32; 5]);
-                output_layer_pair(&n, None, [&want, &want_other], [&mut o1, &mut o2]);
                 let mut single = [0f32; 5];
-                output_layer(&n, &want_other, &mut single);
-                assert_eq!(
-                    (o1.map(f32::to_bits), o2.map(f32::to_bits)),
-                    (fast_out.map(f32::to_bits), single.map(f32::to_bits))
-                );
+                output_layer(&n, None, &want_other, &mut single);
+                for layout in [None, Some(&interleaved[..])] {
+                    let (mut o1, mut o2) = ([0f32; 5], [0f32; 5]);
+                    output_layer_pair(&n, layout, [&want, &want_other], [&mut o1, &mut o2]);
+                    assert_eq!(
+                        (o1.map(f32::to_bits), o2.map(f32::to_bits)),
+                        (fast_out.map(f32::to_bits), single.map(f32::to_bits))
+                    );
+                }
             }
         }
     }

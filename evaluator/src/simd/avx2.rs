@@ -386,46 +386,49 @@ pub unsafe fn outputs_pair(net: &Net, act: [&[f32]; 2], out: [&mut [f32; 5]; 2])
     }
 }
 
-/// [`outputs_pair`] with AVX-512: outputs 0..4 of a position in the four 128-bit lanes
-/// of one register, from `interleaved` ([`interleave_outputs`]), so that one multiply
-/// and one add serve four outputs; output 4 in SSE. Each output still adds its four
-/// lanes of products in gnubg's order.
+/// The output layer of `N` activation vectors with AVX-512: outputs 0..4 of a position
+/// in the four 128-bit lanes of one register, from `interleaved`
+/// ([`interleave_outputs`]), so that one multiply and one add serve four outputs;
+/// output 4 in SSE. Each output still adds its four lanes of products in gnubg's order.
 ///
 /// # Safety
 /// The CPU must support AVX-512F; `interleaved` is `interleave_outputs(net)`.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
-pub unsafe fn outputs_pair_512(net: &Net, interleaved: &[f32], act: [&[f32]; 2], out: [&mut [f32; 5]; 2]) {
+pub unsafe fn outputs_512<const N: usize>(
+    net: &Net,
+    interleaved: &[f32],
+    act: [&[f32]; N],
+    out: [&mut [f32; 5]; N],
+) {
     use std::arch::x86_64::*;
     let h = net.hidden;
     let full = h / 4 * 4;
     debug_assert!(interleaved.len() >= 4 * full && net.outputs == 5);
     let w4 = net.output_weights.as_ptr().add(4 * h);
-    let (mut a4, mut b4) = (_mm512_setzero_ps(), _mm512_setzero_ps());
-    let (mut a1, mut b1) = (_mm_setzero_ps(), _mm_setzero_ps());
+    let mut four = [_mm512_setzero_ps(); N];
+    let mut last = [_mm_setzero_ps(); N];
     for j in (0..full).step_by(4) {
         // SAFETY: j + 4 <= full <= h; `interleaved` holds 16 weights per step.
-        let xa = _mm_loadu_ps(act[0].as_ptr().add(j));
-        let xb = _mm_loadu_ps(act[1].as_ptr().add(j));
         let w = _mm512_loadu_ps(interleaved.as_ptr().add(4 * j));
-        a4 = _mm512_add_ps(a4, _mm512_mul_ps(_mm512_broadcast_f32x4(xa), w));
-        b4 = _mm512_add_ps(b4, _mm512_mul_ps(_mm512_broadcast_f32x4(xb), w));
         let w1 = _mm_loadu_ps(w4.add(j));
-        a1 = _mm_add_ps(a1, _mm_mul_ps(xa, w1));
-        b1 = _mm_add_ps(b1, _mm_mul_ps(xb, w1));
+        for p in 0..N {
+            let x = _mm_loadu_ps(act[p].as_ptr().add(j));
+            four[p] = _mm512_add_ps(four[p], _mm512_mul_ps(_mm512_broadcast_f32x4(x), w));
+            last[p] = _mm_add_ps(last[p], _mm_mul_ps(x, w1));
+        }
     }
-    let lanes = |v: __m512, last: __m128| {
-        [
+    for (p, o) in out.into_iter().enumerate() {
+        let v = four[p];
+        let lanes = [
             _mm512_extractf32x4_ps::<0>(v),
             _mm512_extractf32x4_ps::<1>(v),
             _mm512_extractf32x4_ps::<2>(v),
             _mm512_extractf32x4_ps::<3>(v),
-            last,
-        ]
-    };
-    let [oa, ob] = out;
-    finish_outputs(net, act[0], &lanes(a4, a1), full, oa);
-    finish_outputs(net, act[1], &lanes(b4, b1), full, ob);
+            last[p],
+        ];
+        finish_outputs(net, act[p], &lanes, full, o);
+    }
 }
 
 /// Output weights 0..4 interleaved for [`outputs_pair_512`]: for each group of four
