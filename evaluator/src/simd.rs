@@ -4,7 +4,8 @@
 //! * Forward pass (`avx2`): hidden layer (one position, or two sharing each weight
 //!   row), activation, output layer; the scalar reference is [`crate::net`].
 //! * Contact features: slot bit masks ([`slot_masks`], SSE2), weighted checker sums
-//!   (`sums`, SSE2) and the PIPLOSS/P1/P2 shot count (`shots`, AVX-512 with one roll per
+//!   (`sums`, SSE2), the PIPLOSS/P1/P2 shot count (`shots`, AVX-512 with one roll per
+//!   lane), mobility and containment (`escapes`, AVX-512 with one checker position per
 //!   lane); the scalar references are in `crate::inputs`.
 //!
 //! Set `BGKIT_SIMD=scalar`, `avx2` or `avx512` to force a path; an unsupported choice
@@ -12,9 +13,11 @@
 //! used there.)
 
 mod avx2;
+mod escapes;
 mod shots;
 mod sums;
 
+pub use escapes::{EscapeSums, TABLE_BYTES as ESCAPE_TABLE_BYTES};
 pub use shots::ShotMasks;
 pub use sums::{beyond, side_sums, SideSums};
 
@@ -158,6 +161,42 @@ pub fn slot_masks_scalar(side: &[u8; 25]) -> SlotMasks {
         two: bits(&|n| n == 2),
         made: bits(&|n| n >= 2),
     }
+}
+
+/// Mobility and containment of one side by the AVX-512 kernel when it is the kernel in
+/// use and the CPU also has AVX-512BW; `None` otherwise (the caller then loops in
+/// scalar code). `table`: the escape counts, padded (see [`ESCAPE_TABLE_BYTES`]).
+#[inline]
+pub fn escape_sums(
+    table: &[u8; ESCAPE_TABLE_BYTES],
+    me: &[u8; 25],
+    my_made: u32,
+    opp_made: u32,
+    near_end: i32,
+) -> Option<EscapeSums> {
+    if kernel() != Kernel::Avx512 {
+        return None;
+    }
+    escape_sums_avx512(table, me, my_made, opp_made, near_end)
+}
+
+/// [`escape_sums`] by the AVX-512 kernel whatever the kernel in use, for tests; `None`
+/// where the CPU lacks it.
+pub fn escape_sums_avx512(
+    table: &[u8; ESCAPE_TABLE_BYTES],
+    me: &[u8; 25],
+    my_made: u32,
+    opp_made: u32,
+    near_end: i32,
+) -> Option<EscapeSums> {
+    if !escapes::available() {
+        return None;
+    }
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: the CPU supports AVX-512F and AVX-512BW (checked just above).
+    return Some(unsafe { escapes::escape_sums(table, me, my_made, opp_made, near_end) });
+    #[cfg(not(target_arch = "x86_64"))]
+    None
 }
 
 /// The shot count (pips lost, rolls hitting one, rolls hitting two) by the AVX-512

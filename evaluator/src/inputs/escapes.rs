@@ -8,8 +8,11 @@
 
 use std::sync::OnceLock;
 
+use crate::simd::ESCAPE_TABLE_BYTES;
+
 pub(crate) struct Tables {
-    escapes: [u8; 4096],
+    /// Padded with three zero bytes for the vector kernel's 4-byte gathers.
+    escapes: [u8; ESCAPE_TABLE_BYTES],
     escapes_past_first: [u8; 4096],
 }
 
@@ -17,7 +20,7 @@ pub(crate) fn tables() -> &'static Tables {
     static TABLES: OnceLock<Tables> = OnceLock::new();
     TABLES.get_or_init(|| {
         let mut t = Tables {
-            escapes: [0; 4096],
+            escapes: [0; ESCAPE_TABLE_BYTES],
             escapes_past_first: [0; 4096],
         };
         for mask in 0..4096usize {
@@ -64,6 +67,11 @@ impl Tables {
     #[inline]
     pub(crate) fn escapes(&self, made: u32, n: i32) -> i32 {
         i32::from(self.escapes[window(made, n)])
+    }
+
+    /// The escape counts by table index, padded, for [`crate::simd::escape_sums`].
+    pub(crate) fn escape_table(&self) -> &[u8; ESCAPE_TABLE_BYTES] {
+        &self.escapes
     }
 
     /// As [`Tables::escapes`], counting only rolls that pass the nearest made point.

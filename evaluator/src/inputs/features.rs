@@ -4,8 +4,8 @@
 use super::escapes::tables;
 use super::hits::shots;
 use super::FEATURES;
-use crate::simd::ShotMasks;
 use crate::simd::{beyond, side_sums, slot_masks, SideSums, SlotMasks};
+use crate::simd::{EscapeSums, ShotMasks};
 
 const BREAK_CONTACT: usize = 3;
 const BACK_CHEQUER: usize = 4;
@@ -97,7 +97,6 @@ fn features(
     fixed_pip_loss: bool,
     out: &mut [f32],
 ) {
-    let m = |i: usize| i32::from(me[i]);
     let o = |i: usize| i32::from(opp[i]);
 
     // The opponent's rearmost checker in our numbering (24 if it has none).
@@ -110,8 +109,15 @@ fn features(
     out[FREEPIP] = scaled(sums.free, 100.0);
     out[TIMING] = scaled(timing(me, &sums), 100.0);
 
+    // Mobility and containment, from the escape counts of our checkers' slots.
+    let (my_made, opp_made) = (mm.made, om.made);
+    let esc = tables();
+    let near_end = (24 - opp_back).min(25);
+    let e = crate::simd::escape_sums(esc.escape_table(), me, my_made, opp_made, near_end)
+        .unwrap_or_else(|| escape_sums_scalar(me, mm, opp_made, near_end));
+
     // Features of our checkers alone (the same for every move of the other side).
-    let own = own_features(me, mm, &sums);
+    let own = own_features(me, mm, &sums, e.worst_all);
     for (k, v) in OWN.iter().zip(own) {
         out[*k] = v;
     }
@@ -121,29 +127,14 @@ fn features(
     out[P1] = scaled(one, 36.0);
     out[P2] = scaled(two, 36.0);
 
-    let (my_made, opp_made) = (mm.made, om.made);
-    let esc = tables();
     out[BACKESCAPES] = scaled(esc.escapes(my_made, 23 - opp_back), 36.0);
     out[BACKRESCAPES] = scaled(esc.escapes_past_first(my_made, 23 - opp_back), 36.0);
 
     // Containment up to the opponent's rearmost checker (up to the bar when it is
     // there): the fewest escaping rolls for a checker on our 9-point or further.
-    let mut worst_near = 36;
-    for i in 15..(24 - opp_back).min(25) {
-        worst_near = worst_near.min(esc.escapes(my_made, i));
-    }
-    out[ACONTAIN] = scaled(36 - worst_near, 36.0);
+    out[ACONTAIN] = scaled(36 - e.worst_near, 36.0);
     out[ACONTAIN2] = out[ACONTAIN] * out[ACONTAIN];
-
-    // Mobility: our checkers beyond our 6-point, weighted by distance and by the rolls
-    // escaping the opponent's points in front of them.
-    let mut mobility = 0;
-    let mut rest = mm.any & !0x3f;
-    while rest != 0 {
-        let i = rest.trailing_zeros() as i32;
-        rest &= rest - 1;
-        mobility += (i - 5) * m(i as usize) * esc.escapes(opp_made, i);
-    }
+    let mobility = e.mobility;
     out[MOBILITY] = scaled(mobility, 3600.0);
 
     out[ENTER] = if me[24] > 0 {
@@ -174,6 +165,27 @@ fn features(
     out[ENTER2] = scaled(36 - (closed - 6) * (closed - 6), 36.0);
 }
 
+/// Mobility and containment in portable code (see [`crate::simd::EscapeSums`]):
+/// mobility weighs our checkers beyond our 6-point by distance and by the rolls
+/// escaping the opponent's points in front of them; containment is the fewest rolls
+/// escaping our points from our 9-point on, up to `near_end` and over 15..=23.
+fn escape_sums_scalar(me: &[u8; 25], mm: &SlotMasks, opp_made: u32, near_end: i32) -> EscapeSums {
+    let esc = tables();
+    let mut mobility = 0;
+    let mut rest = mm.any & !0x3f;
+    while rest != 0 {
+        let i = rest.trailing_zeros() as i32;
+        rest &= rest - 1;
+        mobility += (i - 5) * i32::from(me[i as usize]) * esc.escapes(opp_made, i);
+    }
+    let worst = |end: i32| (15..end).map(|i| esc.escapes(mm.made, i)).min().unwrap_or(36);
+    EscapeSums {
+        mobility,
+        worst_near: worst(near_end),
+        worst_all: worst(24),
+    }
+}
+
 /// The features that depend on our checkers alone, in the order of [`OWN`].
 const OWN: [usize; 9] = [
     BACK_CHEQUER,
@@ -190,12 +202,12 @@ const OWN: [usize; 9] = [
 /// [`OWN`] features of a side, remembered for the last two sides seen on this thread:
 /// evaluating the moves of one side meets the other side's unchanged checkers again
 /// and again.
-fn own_features(me: &[u8; 25], mm: &SlotMasks, sums: &SideSums) -> [f32; 9] {
+fn own_features(me: &[u8; 25], mm: &SlotMasks, sums: &SideSums, worst_all: i32) -> [f32; 9] {
     type Seen = [([u8; 25], [f32; 9]); 2];
     thread_local! {
         // The two sides last computed, most recent first; initially the empty side
-        // with its own (correct) values.
-        static SEEN: std::cell::Cell<Seen> = std::cell::Cell::new([([0; 25], own_uncached(&[0; 25], &slot_masks(&[0; 25]), 0, 0)); 2]);
+        // with its own (correct) values (no made point: every roll escapes, 36).
+        static SEEN: std::cell::Cell<Seen> = std::cell::Cell::new([([0; 25], own_uncached(&[0; 25], &slot_masks(&[0; 25]), 0, 0, 36)); 2]);
     }
     SEEN.with(|seen| {
         let mut s = seen.get();
@@ -203,7 +215,7 @@ fn own_features(me: &[u8; 25], mm: &SlotMasks, sums: &SideSums) -> [f32; 9] {
             return s[0].1;
         }
         if s[1].0 != *me {
-            s[1] = (*me, own_uncached(me, mm, sums.total, sums.moment1));
+            s[1] = (*me, own_uncached(me, mm, sums.total, sums.moment1, worst_all));
         }
         s.swap(0, 1);
         seen.set(s);
@@ -212,7 +224,7 @@ fn own_features(me: &[u8; 25], mm: &SlotMasks, sums: &SideSums) -> [f32; 9] {
 }
 
 /// [`own_features`] computed.
-fn own_uncached(me: &[u8; 25], mm: &SlotMasks, total: i32, moment1: i32) -> [f32; 9] {
+fn own_uncached(me: &[u8; 25], mm: &SlotMasks, total: i32, moment1: i32, worst_all: i32) -> [f32; 9] {
     let back = mm.rearmost();
     let anchor_top = if back == 24 { 23 } else { back };
     let anchor = msb(mm.made & bits(0, anchor_top));
@@ -248,9 +260,7 @@ fn own_uncached(me: &[u8; 25], mm: &SlotMasks, total: i32, moment1: i32) -> [f32
     }
 
     // Containment over the whole stretch 15..=23 (from our 9-point to the ace point).
-    let esc = tables();
-    let worst = (15..24).map(|i| esc.escapes(mm.made, i)).min().unwrap_or(36);
-    let contain = scaled(36 - worst, 36.0);
+    let contain = scaled(36 - worst_all, 36.0);
 
     [
         scaled(back, 24.0),
@@ -271,18 +281,17 @@ fn own_uncached(me: &[u8; 25], mm: &SlotMasks, total: i32, moment1: i32) -> [f32
 fn timing(me: &[u8; 25], sums: &SideSums) -> i32 {
     let m = |i: usize| i32::from(me[i]);
     let (mut t, mut spare) = (sums.timing, sums.spare);
+    // Without branches (the counts make them unpredictable): a point gives its checkers
+    // beyond two, or takes what it lacks if the spares cover it (a point holding two
+    // or more lacks nothing, so that step changes nothing there).
     for i in (0..6).rev() {
         let c = m(i as usize);
-        if c > 2 {
-            t += i * (c - 2);
-            spare += c - 2;
-        } else if c < 2 {
-            let need = 2 - c;
-            if spare >= need {
-                t -= i * need;
-                spare -= need;
-            }
-        }
+        let (extra, need) = ((c - 2).max(0), (2 - c).max(0));
+        t += i * extra;
+        spare += extra;
+        let taken = need * i32::from(spare >= need);
+        t -= i * taken;
+        spare -= taken;
     }
     t.max(0)
 }
@@ -295,18 +304,13 @@ fn backbone(me: &[u8; 25], made: u32) -> f32 {
         return 0.0;
     }
     let a = msb(points);
-    let mut rest = points & !(1 << a);
-    let (mut gaps, mut others) = (0i32, 0i32);
-    while rest != 0 {
-        let d = a - rest.trailing_zeros() as i32;
-        rest &= rest - 1;
-        gaps += match d {
-            ..=6 => 11,
-            7..=11 => 13 - d,
-            _ => 0,
-        };
-        others += 1;
-    }
+    let rest = points & !(1 << a);
+    // A point d pips in front of the rearmost counts 11 up to 6 pips, 13 − d from 7 to
+    // 11, nothing beyond. Bit j of `window` is slot a − 11 + j (d = 11 − j; no slot
+    // below 0 since the shift brings in zeros): two table lookups, no branches.
+    let window = ((u64::from(rest) << 11) >> a) & 0x7ff;
+    let gaps = BACKBONE_FAR[(window & 0x1f) as usize] + 11 * (window >> 5).count_ones() as i32;
+    let others = rest.count_ones() as i32;
     let (w, tot) = (
         gaps * i32::from(me[a as usize]),
         others * i32::from(me[a as usize]),
@@ -317,6 +321,24 @@ fn backbone(me: &[u8; 25], made: u32) -> f32 {
         0.0
     }
 }
+
+/// [`backbone`]'s weights of the points 7..=11 pips in front of the rearmost made
+/// point, summed for each set of them (bit j: d = 11 − j, weight 13 − d).
+const BACKBONE_FAR: [i32; 32] = {
+    let mut t = [0i32; 32];
+    let mut set = 0;
+    while set < 32 {
+        let mut j = 0;
+        while j < 5 {
+            if set & (1 << j) != 0 {
+                t[set] += 2 + j;
+            }
+            j += 1;
+        }
+        set += 1;
+    }
+    t
+};
 
 /// Shots at the opponent's blots: (pips lost summed over the 36 rolls, rolls hitting
 /// at least one checker, rolls hitting two).
@@ -569,8 +591,9 @@ mod tests {
     /// The AVX-512 shot count equals the portable one on every side of the positions
     /// met in random games and on blot-heavy random boards (some with checkers on the
     /// bar).
-    #[test]
-    fn vector_shot_count_equals_the_scalar_one() {
+    /// Sides from random games and random scatterings of 1..=15 checkers (now and then
+    /// on the bar).
+    fn test_sides() -> Vec<[u8; 25]> {
         let mut sides: Vec<[u8; 25]> = crate::corpus::random_game_corpus(7, 300)
             .iter()
             .flat_map(|(p, _)| *p.sides())
@@ -580,11 +603,51 @@ mod tests {
             let mut side = [0u8; 25];
             let n = 1 + stream.below(15);
             for _ in 0..n {
-                // Now and then a checker on the bar (slot 24).
                 side[stream.below(26).min(24) as usize] += 1;
             }
             sides.push(side);
         }
+        sides
+    }
+
+    #[test]
+    fn vector_mobility_and_containment_equal_the_scalar_ones() {
+        let sides = test_sides();
+        let table = tables().escape_table();
+        let (mut compared, mut mobile, mut near, mut all) = (0, 0, 0, 0);
+        for (k, pair) in sides.chunks_exact(2).enumerate() {
+            for (me, opp) in [(&pair[0], &pair[1]), (&pair[1], &pair[0])] {
+                let (mm, om) = (slot_masks(me), slot_masks(opp));
+                // Every end of the near stretch, in turn (and the one the position has).
+                let ends = [(k % 26) as i32, (24 - (23 - om.rearmost())).min(25)];
+                for near_end in ends {
+                    let Some(got) = crate::simd::escape_sums_avx512(table, me, mm.made, om.made, near_end)
+                    else {
+                        eprintln!("skipping: no AVX-512BW here");
+                        return;
+                    };
+                    assert_eq!(
+                        got,
+                        escape_sums_scalar(me, &mm, om.made, near_end),
+                        "{me:?} vs {opp:?}, near end {near_end}"
+                    );
+                    compared += 1;
+                    mobile += usize::from(got.mobility > 0);
+                    near += usize::from(got.worst_near < 30);
+                    all += usize::from(got.worst_all < 30);
+                }
+            }
+        }
+        assert!(compared > 40_000, "{compared}");
+        assert!(
+            mobile > 10_000 && near > 1000 && all > 1000,
+            "{mobile} {near} {all}"
+        );
+    }
+
+    #[test]
+    fn vector_shot_count_equals_the_scalar_one() {
+        let sides = test_sides();
         let mut compared = 0;
         // Sides with shots, by checkers on the bar (0, 1, 2+).
         let mut with_shots = [0; 3];

@@ -34,11 +34,14 @@ pub struct ShotMasks {
     pub entry_blots: u32,
 }
 
-/// Whether this CPU runs the kernel (AVX-512F and AVX-512CD).
+/// Whether this CPU runs the kernel (AVX-512F and AVX-512CD, and POPCNT, which every
+/// such CPU has).
 pub fn available() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        std::arch::is_x86_feature_detected!("avx512f") && std::arch::is_x86_feature_detected!("avx512cd")
+        std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512cd")
+            && std::arch::is_x86_feature_detected!("popcnt")
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -102,9 +105,9 @@ impl Lanes {
 /// hitting two).
 ///
 /// # Safety
-/// The CPU must support AVX-512F and AVX-512CD ([`available`]).
+/// The CPU must support AVX-512F, AVX-512CD and POPCNT ([`available`]).
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512cd")]
+#[target_feature(enable = "avx512f,avx512cd,popcnt")]
 pub unsafe fn count(m: ShotMasks) -> (i32, i32, i32) {
     let v = Lanes {
         hitters: _mm512_set1_epi32(m.hitters as i32),
@@ -246,7 +249,8 @@ pub unsafe fn count(m: ShotMasks) -> (i32, i32, i32) {
 /// Sums over `lanes` (rolls of weight `w`): pips lost, rolls hitting one, rolls
 /// hitting two.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
+#[inline]
+#[target_feature(enable = "avx512f,popcnt")]
 unsafe fn weigh(pips: __m512i, chequers: __m512i, lanes: __mmask16, w: i32) -> (i32, i32, i32) {
     let total = _mm512_mask_reduce_add_epi32(lanes, pips) * w;
     let one = _mm512_mask_cmpgt_epi32_mask(lanes, chequers, _mm512_setzero_si512()).count_ones() as i32;
