@@ -203,23 +203,35 @@ const OWN: [usize; 9] = [
 /// evaluating the moves of one side meets the other side's unchanged checkers again
 /// and again.
 fn own_features(me: &[u8; 25], mm: &SlotMasks, sums: &SideSums, worst_all: i32) -> [f32; 9] {
-    type Seen = [([u8; 25], [f32; 9]); 2];
-    thread_local! {
-        // The two sides last computed, most recent first; initially the empty side
-        // with its own (correct) values (no made point: every roll escapes, 36).
-        static SEEN: std::cell::Cell<Seen> = std::cell::Cell::new([([0; 25], own_uncached(&[0; 25], &slot_masks(&[0; 25]), 0, 0, 36)); 2]);
+    /// Two sides and their values, and which entry to replace next (the one used less
+    /// recently). Checked and updated in place: copying the whole memo in and out made
+    /// the next lookup wait on those stores.
+    struct Seen {
+        sides: [[u8; 25]; 2],
+        values: [[f32; 9]; 2],
+        older: usize,
     }
-    SEEN.with(|seen| {
-        let mut s = seen.get();
-        if s[0].0 == *me {
-            return s[0].1;
-        }
-        if s[1].0 != *me {
-            s[1] = (*me, own_uncached(me, mm, sums.total, sums.moment1, worst_all));
-        }
-        s.swap(0, 1);
-        seen.set(s);
-        s[0].1
+    thread_local! {
+        // Initially the empty side with its own (correct) values (no made point:
+        // every roll escapes, 36).
+        static SEEN: std::cell::RefCell<Seen> = std::cell::RefCell::new(Seen {
+            sides: [[0; 25]; 2],
+            values: [own_uncached(&[0; 25], &slot_masks(&[0; 25]), 0, 0, 36); 2],
+            older: 0,
+        });
+    }
+    SEEN.with_borrow_mut(|seen| {
+        let k = match seen.sides.iter().position(|s| s == me) {
+            Some(k) => k,
+            None => {
+                let k = seen.older;
+                seen.sides[k] = *me;
+                seen.values[k] = own_uncached(me, mm, sums.total, sums.moment1, worst_all);
+                k
+            }
+        };
+        seen.older = 1 - k;
+        seen.values[k]
     })
 }
 
