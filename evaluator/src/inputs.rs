@@ -118,7 +118,7 @@ pub fn crashed_inputs(pos: &Position, fixed_pip_loss: bool, out: &mut [f32]) {
 }
 
 fn borne_off(side: &[u8; 25]) -> i32 {
-    15 - side.iter().map(|&n| i32::from(n)).sum::<i32>()
+    15 - crate::simd::checker_total(side)
 }
 
 /// Contact net: n off as min(n,3)/3, then (n−3)/3 up to 1, then (n−6)/3 (unclamped).

@@ -54,27 +54,48 @@ fn counts(side: &[u8; 25]) -> SideCounts {
 pub fn sanity_check(pos: &Position, out: &mut [f32; 5], max_turns: impl Fn(&[u8; 25]) -> Option<i32>) {
     out[0] = out[0].clamp(0.0, 1.0);
     let [opp, me] = pos.sides();
-    let c = [counts(opp), counts(me)];
-    let contact = c[0].back + c[1].back >= 24;
-    let mut turns = [0i32; 2];
-    if !contact {
-        for (s, side) in [opp, me].into_iter().enumerate() {
-            turns[s] = match (c[s].back < 6).then(|| max_turns(side)).flatten() {
-                Some(t) => t,
-                None => c[s].cross * 2,
-            };
+    let back = |side: &[u8; 25]| crate::simd::slot_masks(side).rearmost().max(0);
+    let contact = back(opp) + back(me) >= 24;
+    if contact {
+        // With contact only the checkers still on the board matter (the checks on
+        // crossovers and turns are for races): skip the crossover counts.
+        let on_board = |side: &[u8; 25]| crate::simd::checker_total(side);
+        if on_board(opp) < 15 {
+            out[1] = 0.0;
+            out[2] = 0.0;
         }
-        if turns[1] == 0 {
-            turns[1] = 1;
+        if on_board(me) < 15 {
+            out[3] = 0.0;
+            out[4] = 0.0;
         }
+        cap_gammons(out);
+        // Tiny gammon and backgammon chances are noise with contact.
+        for v in &mut out[1..] {
+            if *v < 1.0e-4 {
+                *v = 0.0;
+            }
+        }
+        return;
     }
-    if !contact && c[0].cross > 4 * (turns[1] - 1) {
+    // A race: crossovers and the turns each side needs decide the clear cases.
+    let c = [counts(opp), counts(me)];
+    let mut turns = [0i32; 2];
+    for (s, side) in [opp, me].into_iter().enumerate() {
+        turns[s] = match (c[s].back < 6).then(|| max_turns(side)).flatten() {
+            Some(t) => t,
+            None => c[s].cross * 2,
+        };
+    }
+    if turns[1] == 0 {
+        turns[1] = 1;
+    }
+    if c[0].cross > 4 * (turns[1] - 1) {
         out[0] = 1.0;
     }
     if c[0].on_board < 15 {
         out[1] = 0.0;
         out[2] = 0.0;
-    } else if !contact {
+    } else {
         if c[1].cross > 8 * c[0].gammon_cross {
             out[1] = 0.0;
         } else if c[0].gammon_cross > 4 * (turns[1] - 1) {
@@ -84,13 +105,13 @@ pub fn sanity_check(pos: &Position, out: &mut [f32; 5], max_turns: impl Fn(&[u8;
             out[2] = 0.0;
         }
     }
-    if !contact && c[1].cross > 4 * turns[0] {
+    if c[1].cross > 4 * turns[0] {
         out[0] = 0.0;
     }
     if c[1].on_board < 15 {
         out[3] = 0.0;
         out[4] = 0.0;
-    } else if !contact {
+    } else {
         if c[0].cross > 8 * c[1].gammon_cross - 4 {
             out[3] = 0.0;
         } else if c[1].gammon_cross > 4 * turns[0] {
@@ -100,6 +121,12 @@ pub fn sanity_check(pos: &Position, out: &mut [f32; 5], max_turns: impl Fn(&[u8;
             out[4] = 0.0;
         }
     }
+    cap_gammons(out);
+}
+
+/// The last of the checks: gammons at most the wins (losses), backgammons at most the
+/// gammons.
+fn cap_gammons(out: &mut [f32; 5]) {
     if out[1] > out[0] {
         out[1] = out[0];
     }
@@ -112,13 +139,6 @@ pub fn sanity_check(pos: &Position, out: &mut [f32; 5], max_turns: impl Fn(&[u8;
     }
     if out[4] > out[3] {
         out[4] = out[3];
-    }
-    if contact {
-        for v in &mut out[1..] {
-            if *v < 1.0e-4 {
-                *v = 0.0;
-            }
-        }
     }
 }
 

@@ -19,7 +19,7 @@ mod sums;
 
 pub use escapes::{EscapeSums, TABLE_BYTES as ESCAPE_TABLE_BYTES};
 pub use shots::ShotMasks;
-pub use sums::{beyond, side_sums, SideSums};
+pub use sums::{beyond, checker_total, side_sums, SideSums};
 
 use std::sync::OnceLock;
 

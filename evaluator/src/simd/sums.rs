@@ -45,6 +45,18 @@ pub fn beyond(side: &[u8; 25], mean: i32) -> (i32, i32) {
     beyond_scalar(side, mean)
 }
 
+/// Σ nᵢ over the 25 slots (SSE2 `psadbw` on x86-64).
+#[inline]
+pub fn checker_total(side: &[u8; 25]) -> i32 {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: SSE2 is part of the x86-64 baseline.
+    unsafe {
+        x86::checker_total(side)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    side.iter().map(|&n| i32::from(n)).sum()
+}
+
 /// [`side_sums`] in portable code.
 #[cfg(any(test, not(target_arch = "x86_64")))]
 pub fn side_sums_scalar(side: &[u8; 25], back: i32, limit: i32) -> SideSums {
@@ -176,6 +188,16 @@ mod x86 {
         }
     }
 
+    pub unsafe fn checker_total(side: &[u8; 25]) -> i32 {
+        let mut padded = [0u8; 32];
+        padded[..25].copy_from_slice(side);
+        let z = _mm_setzero_si128();
+        let lo = _mm_sad_epu8(_mm_loadu_si128(padded.as_ptr().cast()), z);
+        let hi = _mm_sad_epu8(_mm_loadu_si128(padded.as_ptr().add(16).cast()), z);
+        let s = _mm_add_epi64(lo, hi);
+        _mm_cvtsi128_si32(s) + _mm_extract_epi16::<4>(s)
+    }
+
     pub unsafe fn beyond(side: &[u8; 25], mean: i32) -> (i32, i32) {
         let (n, i) = lanes(side);
         let m = _mm_set1_epi16(mean as i16);
@@ -214,6 +236,8 @@ mod tests {
             );
             let mean = next(25) as i32;
             assert_eq!(beyond(&side, mean), beyond_scalar(&side, mean), "{side:?} {mean}");
+            let total: i32 = side.iter().map(|&n| i32::from(n)).sum();
+            assert_eq!(checker_total(&side), total, "{side:?}");
         }
     }
 }
