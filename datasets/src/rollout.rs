@@ -338,15 +338,14 @@ impl LookaheadMemo {
         }
     }
 
+    /// The table slot of a position: a hash of its 50 bytes (six words and the last
+    /// two bytes), whatever the hash: a collision only costs an evaluation.
     fn slot(pos: &Position) -> usize {
         let b = pos.sides().as_flattened();
-        let mut h = 0u64;
-        for c in b.chunks(8) {
-            let mut w = [0u8; 8];
-            w[..c.len()].copy_from_slice(c);
-            h = (h ^ u64::from_le_bytes(w))
-                .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-                .rotate_left(29);
+        let word = |i: usize| u64::from_le_bytes(b[8 * i..8 * i + 8].try_into().expect("8 bytes"));
+        let mut h = u64::from(b[48]) | u64::from(b[49]) << 8;
+        for i in 0..6 {
+            h = (h ^ word(i)).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
         }
         (crate::rng::mix64(h) >> (64 - MEMO_BITS)) as usize
     }

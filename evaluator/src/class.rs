@@ -108,7 +108,7 @@ pub fn classify_shape(pos: &Position) -> PositionClass {
 /// checkers piled deep on the ace point (and the deuce point) count as out of play.
 fn is_crashed(side: &[u8; 25]) -> bool {
     const N: i32 = 6;
-    let tot: i32 = side.iter().map(|&n| i32::from(n)).sum();
+    let tot = crate::simd::checker_total(side);
     let (b0, b1) = (i32::from(side[0]), i32::from(side[1]));
     if tot <= N {
         return true;
