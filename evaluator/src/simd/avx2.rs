@@ -540,6 +540,16 @@ fn tail(net: &Net, idx: &[u16], val: &[f32], sums: &mut [f32], from: usize) {
     }
 }
 
+/// gnubg's sigmoid table padded with zeros to 128 entries.
+fn padded_table() -> &'static [f32; 128] {
+    static PADDED: std::sync::OnceLock<[f32; 128]> = std::sync::OnceLock::new();
+    PADDED.get_or_init(|| {
+        let mut t = [0f32; 128];
+        t[..101].copy_from_slice(crate::sigmoid::table());
+        t
+    })
+}
+
 /// [`activate`] for one register of sums; the approximate reciprocal stays the 256-bit
 /// `vrcpps` (AVX-512's `vrcp14ps` returns other bits), applied to both halves.
 ///
@@ -556,8 +566,18 @@ unsafe fn logistic_512(beta: f32, sums: std::arch::x86_64::__m512) -> std::arch:
     let negative = _mm512_cmp_ps_mask::<_CMP_LT_OS>(x, _mm512_setzero_ps());
     let x1 = _mm512_mul_ps(_mm512_min_ps(_mm512_abs_ps(x), ten), ten);
     let i = _mm512_cvttps_epi32(x1);
-    // SAFETY: 0 <= i <= 100 because x1 is in [0, 100]; the table has 101 entries.
-    let e = _mm512_i32gather_ps::<4>(i, crate::sigmoid::table().as_ptr());
+    // 0 <= i <= 100 because x1 is in [0, 100]: the table in registers, four
+    // two-register permutes of 32 entries each and two blends.
+    let tp = padded_table().as_ptr();
+    let r = |k: usize| _mm512_loadu_ps(tp.add(16 * k));
+    let q0 = _mm512_permutex2var_ps(r(0), i, r(1));
+    let q1 = _mm512_permutex2var_ps(r(2), i, r(3));
+    let q2 = _mm512_permutex2var_ps(r(4), i, r(5));
+    let q3 = _mm512_permutex2var_ps(r(6), i, r(7));
+    let bit5 = _mm512_test_epi32_mask(i, _mm512_set1_epi32(32));
+    let lo = _mm512_mask_blend_ps(bit5, q0, q1);
+    let hi = _mm512_mask_blend_ps(bit5, q2, q3);
+    let e = _mm512_mask_blend_ps(_mm512_test_epi32_mask(i, _mm512_set1_epi32(64)), lo, hi);
     let t = _mm512_add_ps(_mm512_sub_ps(x1, _mm512_cvtepi32_ps(i)), ten);
     let d = _mm512_add_ps(_mm512_mul_ps(e, t), one);
     let lo = _mm256_rcp_ps(_mm512_castps512_ps256(d));
