@@ -54,6 +54,7 @@ fn scaled(n: i32, divisor: f32) -> f32 {
 /// `fixed_pip_loss`: weights 1.01 count a home point as "made" for the hitting
 /// heuristic only with two or more checkers; weights up to 1.00 with any checker.
 pub fn contact_features(me: &[u8; 25], opp: &[u8; 25], fixed_pip_loss: bool, out: &mut [f32]) {
+    let out = (&mut out[..FEATURES]).try_into().expect("25 features");
     features(me, opp, &slot_masks(me), &slot_masks(opp), fixed_pip_loss, out);
 }
 
@@ -61,9 +62,10 @@ pub fn contact_features(me: &[u8; 25], opp: &[u8; 25], fixed_pip_loss: bool, out
 /// `opp` against `me` (each side's slot masks computed once).
 pub fn contact_feature_pair(me: &[u8; 25], opp: &[u8; 25], fixed_pip_loss: bool, out: &mut [f32]) {
     let (mm, om) = (slot_masks(me), slot_masks(opp));
-    let (mine, theirs) = out.split_at_mut(FEATURES);
+    let (mine, theirs) = out[..2 * FEATURES].split_at_mut(FEATURES);
+    let (mine, theirs) = (mine.try_into().expect("25"), theirs.try_into().expect("25"));
     features(me, opp, &mm, &om, fixed_pip_loss, mine);
-    features(opp, me, &om, &mm, fixed_pip_loss, &mut theirs[..FEATURES]);
+    features(opp, me, &om, &mm, fixed_pip_loss, theirs);
 }
 
 /// Highest set bit, or -1 for none.
@@ -95,7 +97,7 @@ fn features(
     mm: &SlotMasks,
     om: &SlotMasks,
     fixed_pip_loss: bool,
-    out: &mut [f32],
+    out: &mut [f32; FEATURES],
 ) {
     let o = |i: usize| i32::from(opp[i]);
 
