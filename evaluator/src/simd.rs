@@ -123,14 +123,14 @@ pub fn slot_masks(side: &[u8; 25]) -> SlotMasks {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::*;
-        let mut padded = [0u8; 32];
-        padded[..25].copy_from_slice(side);
-        // SAFETY: SSE2 is part of the x86-64 baseline; both loads lie inside `padded`.
+        // Slots 0..16 and 9..25, both loads inside the side (a padded copy would make
+        // the second load wait for the copy's stores).
+        // SAFETY: SSE2 is part of the x86-64 baseline; both loads lie inside `side`.
         unsafe {
-            let lo = _mm_loadu_si128(padded.as_ptr().cast());
-            let hi = _mm_loadu_si128(padded.as_ptr().add(16).cast());
+            let lo = _mm_loadu_si128(side.as_ptr().cast());
+            let hi = _mm_loadu_si128(side.as_ptr().add(9).cast());
             let mask = |f: &dyn Fn(__m128i) -> __m128i| {
-                (_mm_movemask_epi8(f(lo)) as u32 | (_mm_movemask_epi8(f(hi)) as u32) << 16) & 0x1ff_ffff
+                _mm_movemask_epi8(f(lo)) as u32 | (_mm_movemask_epi8(f(hi)) as u32) << 9
             };
             let zero = _mm_setzero_si128();
             SlotMasks {

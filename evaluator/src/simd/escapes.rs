@@ -74,12 +74,11 @@ pub unsafe fn escape_sums(
         |idx: __m512i| _mm512_and_si512(_mm512_i32gather_epi32::<1>(idx, table.as_ptr().cast()), byte);
     let (esc_a, esc_b) = (gather(index(made_a, n_a)), gather(index(made_b, n_b)));
 
-    // Our checker counts on slots 6..=21 and 22..=24 (zero beyond).
-    let mut padded = [0u8; 48];
-    padded[..25].copy_from_slice(me);
-    // SAFETY: both 16-byte loads lie inside `padded`.
-    let count_a = _mm512_cvtepu8_epi32(_mm_loadu_si128(padded.as_ptr().add(6).cast()));
-    let count_b = _mm512_cvtepu8_epi32(_mm_loadu_si128(padded.as_ptr().add(22).cast()));
+    // Our checker counts on slots 6..=21 and 22..=24 (zero beyond): loads inside the
+    // side, the second (slots 9..25) shifted down.
+    // SAFETY: both 16-byte loads lie inside `me`.
+    let count_a = _mm512_cvtepu8_epi32(_mm_loadu_si128(me.as_ptr().add(6).cast()));
+    let count_b = _mm512_cvtepu8_epi32(_mm_srli_si128::<13>(_mm_loadu_si128(me.as_ptr().add(9).cast())));
     // (n − 5)·count·escapes < 2^15 in every lane: 16-bit products are exact.
     let five = _mm512_set1_epi32(5);
     let weigh = |n: __m512i, count: __m512i, esc: __m512i| {
