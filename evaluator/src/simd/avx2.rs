@@ -586,7 +586,8 @@ unsafe fn logistic_512(beta: f32, sums: std::arch::x86_64::__m512) -> std::arch:
         _mm512_castpd256_pd512(_mm256_castps_pd(lo)),
         _mm256_castps_pd(hi),
     ));
-    _mm512_mask_blend_ps(negative, _mm512_sub_ps(one, c), c)
+    // 1 − c where x ≥ 0, c itself where x < 0.
+    _mm512_mask_sub_ps(c, !negative, one, c)
 }
 
 /// The vectorised logistic of `crate::sigmoid::logistic_vector_style` (with `vrcpps`,
