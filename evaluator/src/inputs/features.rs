@@ -99,8 +99,6 @@ fn features(
     fixed_pip_loss: bool,
     out: &mut [f32; FEATURES],
 ) {
-    let o = |i: usize| i32::from(opp[i]);
-
     // The opponent's rearmost checker in our numbering (24 if it has none).
     let opp_back = 23 - om.rearmost();
 
@@ -140,26 +138,8 @@ fn features(
     out[MOBILITY] = scaled(mobility, 3600.0);
 
     out[ENTER] = if me[24] > 0 {
-        let two = me[24] > 1;
-        let mut loss = 0;
-        for i in 0..6 {
-            if o(i) > 1 {
-                loss += 4 * (i as i32 + 1);
-                for j in i + 1..6 {
-                    if o(j) > 1 {
-                        loss += 2 * (i as i32 + j as i32 + 2);
-                    } else if two {
-                        loss += 2 * (i as i32 + 1);
-                    }
-                }
-            } else if two {
-                loss += (i + 1..6)
-                    .filter(|&j| o(j) > 1)
-                    .map(|j| 2 * (j as i32 + 1))
-                    .sum::<i32>();
-            }
-        }
-        scaled(loss, 36.0 * (49.0 / 6.0))
+        let home = (om.made & 0x3f) as usize;
+        scaled(ENTER_LOSS[usize::from(me[24] > 1)][home], 36.0 * (49.0 / 6.0))
     } else {
         0.0
     };
@@ -187,6 +167,49 @@ fn escape_sums_scalar(me: &[u8; 25], mm: &SlotMasks, opp_made: u32, near_end: i3
         worst_all: worst(24),
     }
 }
+
+/// Pips lost entering from the bar, summed over the 36 rolls, by the opponent's made
+/// home points (bit i: its slot i) and whether we have two or more on the bar: a roll
+/// whose die i + 1 is blocked loses 4·(i + 1) pips for a double, and for a non-double
+/// with a die j + 1 the pips of both dice if both are blocked, else (with two on the
+/// bar) those of the blocked one.
+const ENTER_LOSS: [[i32; 64]; 2] = {
+    let mut t = [[0i32; 64]; 2];
+    let mut two = 0;
+    while two < 2 {
+        let mut made = 0;
+        while made < 64 {
+            let mut loss = 0i32;
+            let mut i: i32 = 0;
+            while i < 6 {
+                let mut j = i + 1;
+                if made & (1 << i) != 0 {
+                    loss += 4 * (i + 1);
+                    while j < 6 {
+                        if made & (1 << j) != 0 {
+                            loss += 2 * (i + j + 2);
+                        } else if two == 1 {
+                            loss += 2 * (i + 1);
+                        }
+                        j += 1;
+                    }
+                } else if two == 1 {
+                    while j < 6 {
+                        if made & (1 << j) != 0 {
+                            loss += 2 * (j + 1);
+                        }
+                        j += 1;
+                    }
+                }
+                i += 1;
+            }
+            t[two][made] = loss;
+            made += 1;
+        }
+        two += 1;
+    }
+    t
+};
 
 /// The features that depend on our checkers alone, in the order of [`OWN`].
 const OWN: [usize; 9] = [
@@ -622,6 +645,31 @@ mod tests {
             sides.push(side);
         }
         sides
+    }
+
+    /// gnubg's entering loss, counted roll by roll: each of the 36 rolls loses the pips
+    /// of the dice that cannot enter (a double's four steps when its point is made;
+    /// with one checker on the bar a non-double loses only when both points are made).
+    #[test]
+    fn entering_loss_table_counts_the_blocked_rolls() {
+        for (two, table) in [false, true].into_iter().zip(&ENTER_LOSS) {
+            for (made, &want) in table.iter().enumerate() {
+                let blocked = |d: usize| made & (1 << (d - 1)) != 0;
+                let mut loss = 0;
+                for d1 in 1..=6 {
+                    for d2 in 1..=6 {
+                        loss += match (blocked(d1), blocked(d2)) {
+                            _ if d1 == d2 => 4 * d1 * usize::from(blocked(d1)),
+                            (true, true) => d1 + d2,
+                            (true, false) if two => d1,
+                            (false, true) if two => d2,
+                            _ => 0,
+                        };
+                    }
+                }
+                assert_eq!(want, loss as i32, "{made:06b} {two}");
+            }
+        }
     }
 
     #[test]
