@@ -58,7 +58,7 @@ pub fn outputs(net: &Net, act: &[f32], out: &mut [f32; 5]) {
     }
 }
 
-/// Evaluates a net on `inputs` into `out`, using `scratch` (at least `hidden` floats)
+/// Evaluates a net on `inputs` into `out`, using `scratch` (resized to `hidden` floats)
 /// for the hidden layer, with the best kernel this CPU has.
 pub fn evaluate(net: &Net, inputs: &[f32], scratch: &mut Vec<f32>, out: &mut [f32; 5]) {
     evaluate_with(net, None, inputs, scratch, out);

@@ -33,7 +33,8 @@ pub enum Kernel {
     Scalar,
     /// x86-64 AVX2 (no FMA: the results are bit-identical to scalar).
     Avx2,
-    /// x86-64 AVX-512F for the sums (AVX2 for the activation), bit-identical too.
+    /// x86-64 AVX-512 (F, BW, CD; the activation's approximate reciprocal stays the
+    /// 256-bit `vrcpps`), bit-identical too.
     Avx512,
 }
 
@@ -73,6 +74,7 @@ pub fn approx_recip(x: f32) -> f32 {
 /// `interleaved`: [`interleave_outputs`] of the net, if the caller keeps it (faster
 /// with AVX-512, same bits).
 pub fn output_layer(net: &Net, interleaved: Option<&[f32]>, act: &[f32], out: &mut [f32; 5]) {
+    assert_outputs_fit(net, &[act]);
     #[cfg(target_arch = "x86_64")]
     {
         if let Some(w) = interleaved.filter(|w| interleaved_fits(net, w)) {
@@ -88,6 +90,19 @@ pub fn output_layer(net: &Net, interleaved: Option<&[f32]>, act: &[f32], out: &m
         let _ = interleaved;
         crate::net::outputs(net, act, out)
     }
+}
+
+/// The output kernels read `net.hidden` activations and five rows of output weights.
+fn assert_outputs_fit(net: &Net, act: &[&[f32]]) {
+    assert!(
+        act.iter().all(|a| a.len() >= net.hidden),
+        "one activation per hidden unit"
+    );
+    assert!(
+        net.output_weights.len() >= 5 * net.hidden,
+        "five rows of output weights"
+    );
+    assert!(net.output_thresholds.len() >= 5, "five output thresholds");
 }
 
 /// Whether the AVX-512 output kernel is in use and `w` is the net's interleaved layout.
@@ -233,6 +248,15 @@ pub fn hidden_layer_pair(net: &Net, inputs: [&[f32]; 2], act: [&mut [f32]; 2]) {
 /// [`hidden_layer_pair`] with a chosen kernel: AVX-512 shares each weight row between
 /// the two; the other kernels evaluate one after the other.
 pub fn hidden_layer_pair_with(kernel: Kernel, net: &Net, inputs: [&[f32]; 2], act: [&mut [f32]; 2]) {
+    assert!(
+        act.iter().all(|a| a.len() == net.hidden),
+        "one activation per hidden unit"
+    );
+    assert_eq!(
+        net.hidden_thresholds.len(),
+        net.hidden,
+        "one threshold per hidden unit"
+    );
     match kernel {
         Kernel::Avx512 if avx2::available_512() => {
             // SAFETY: the CPU supports AVX-512F, AVX2 and POPCNT (checked just above).
@@ -249,6 +273,7 @@ pub fn hidden_layer_pair_with(kernel: Kernel, net: &Net, inputs: [&[f32]; 2], ac
 /// [`output_layer`] for two activation vectors at once (interleaved, same bits).
 /// `interleaved`: [`interleave_outputs`] of the net, for the AVX-512 kernel.
 pub fn output_layer_pair(net: &Net, interleaved: Option<&[f32]>, act: [&[f32]; 2], out: [&mut [f32; 5]; 2]) {
+    assert_outputs_fit(net, &act);
     #[cfg(target_arch = "x86_64")]
     {
         if let Some(w) = interleaved.filter(|w| interleaved_fits(net, w)) {
@@ -267,7 +292,8 @@ pub fn output_layer_pair(net: &Net, interleaved: Option<&[f32]>, act: [&[f32]; 2
     }
 }
 
-/// Output weights laid out for the AVX-512 pair kernel of [`output_layer_pair`].
+/// Output weights laid out for the AVX-512 output kernel of [`output_layer`] and
+/// [`output_layer_pair`].
 pub fn interleave_outputs(net: &Net) -> Vec<f32> {
     avx2::interleave_outputs(net)
 }
@@ -280,6 +306,12 @@ pub fn hidden_layer(net: &Net, inputs: &[f32], act: &mut [f32]) {
 
 /// [`hidden_layer`] with a chosen kernel (tests run every kernel).
 pub fn hidden_layer_with(kernel: Kernel, net: &Net, inputs: &[f32], act: &mut [f32]) {
+    assert_eq!(act.len(), net.hidden, "one activation per hidden unit");
+    assert_eq!(
+        net.hidden_thresholds.len(),
+        net.hidden,
+        "one threshold per hidden unit"
+    );
     match kernel {
         Kernel::Avx512 if avx2::available_512() => {
             // SAFETY: the CPU supports AVX-512F, AVX2 and POPCNT (checked just above).
@@ -398,14 +430,20 @@ mod tests {
         );
     }
 
+    /// An activation buffer full of NaNs: every kernel must write all of it (from the
+    /// net's thresholds), whatever it held.
+    fn garbage(hidden: usize) -> Vec<f32> {
+        vec![f32::NAN; hidden]
+    }
+
     #[test]
     fn every_kernel_agrees_bit_for_bit_with_scalar() {
-        for hidden in [5, 8, 13, 16, 64, 72, 128, 131, 144, 256] {
+        for hidden in [5, 8, 13, 16, 32, 48, 64, 72, 128, 131, 144, 176, 256] {
             let n = net(hidden);
             let inputs: Vec<f32> = (0..250)
                 .map(|i| [0.0, 1.0, 0.5, 2.5, 0.0, 0.123][i % 6])
                 .collect();
-            let mut want = n.hidden_thresholds.clone();
+            let mut want = garbage(hidden);
             hidden_layer_with(Kernel::Scalar, &n, &inputs, &mut want);
             let mut scalar_out = [0f32; 5];
             crate::net::outputs(&n, &want, &mut scalar_out);
@@ -434,16 +472,16 @@ mod tests {
                     eprintln!("skipping {k:?}: not supported here");
                     continue;
                 }
-                let mut got = n.hidden_thresholds.clone();
+                let mut got = garbage(hidden);
                 hidden_layer_with(k, &n, &inputs, &mut got);
                 let same = want.iter().zip(&got).all(|(a, b)| a.to_bits() == b.to_bits());
                 assert!(same, "{k:?} differs at hidden size {hidden}");
                 // In a pair, with zeros in different places in the partner's inputs
                 // (and this one first or second).
                 let other: Vec<f32> = (0..250).map(|i| [0.75, 0.0, 1.0, 0.0][i % 4]).collect();
-                let mut want_other = n.hidden_thresholds.clone();
+                let mut want_other = garbage(hidden);
                 hidden_layer_with(Kernel::Scalar, &n, &other, &mut want_other);
-                let (mut x, mut y) = (n.hidden_thresholds.clone(), n.hidden_thresholds.clone());
+                let (mut x, mut y) = (garbage(hidden), garbage(hidden));
                 hidden_layer_pair_with(k, &n, [&inputs, &other], [&mut x, &mut y]);
                 let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
                 assert_eq!(
@@ -451,7 +489,7 @@ mod tests {
                     (bits(&want), bits(&want_other)),
                     "{k:?} pair, hidden {hidden}"
                 );
-                let (mut x, mut y) = (n.hidden_thresholds.clone(), n.hidden_thresholds.clone());
+                let (mut x, mut y) = (garbage(hidden), garbage(hidden));
                 hidden_layer_pair_with(k, &n, [&other, &inputs], [&mut x, &mut y]);
                 assert_eq!(
                     (bits(&x), bits(&y)),

@@ -625,9 +625,6 @@ mod tests {
         }
     }
 
-    /// The AVX-512 shot count equals the portable one on every side of the positions
-    /// met in random games and on blot-heavy random boards (some with checkers on the
-    /// bar).
     /// Sides from random games and random scatterings of 1..=15 checkers (now and then
     /// on the bar).
     fn test_sides() -> Vec<[u8; 25]> {
@@ -707,6 +704,9 @@ mod tests {
         );
     }
 
+    /// The AVX-512 shot count equals the portable one on every side of the positions
+    /// met in random games and on blot-heavy random boards (some with checkers on the
+    /// bar).
     #[test]
     fn vector_shot_count_equals_the_scalar_one() {
         let sides = test_sides();

@@ -431,7 +431,7 @@ pub unsafe fn outputs_512<const N: usize>(
     }
 }
 
-/// Output weights 0..4 interleaved for [`outputs_pair_512`]: for each group of four
+/// Output weights 0..4 interleaved for [`outputs_512`]: for each group of four
 /// hidden units, the four weights of output 0, then of outputs 1, 2 and 3.
 pub fn interleave_outputs(net: &Net) -> Vec<f32> {
     let h = net.hidden;
@@ -672,5 +672,14 @@ pub unsafe fn hidden_layer(_: &Net, _: &[f32], _: &mut [f32]) {
 /// Not callable.
 #[cfg(not(target_arch = "x86_64"))]
 pub unsafe fn hidden_layer_512(_: &Net, _: &[f32], _: &mut [f32]) {
+    unreachable!("AVX-512 is x86-64 only")
+}
+
+/// Never called off x86-64 ([`available_512`] is false there).
+///
+/// # Safety
+/// Not callable.
+#[cfg(not(target_arch = "x86_64"))]
+pub unsafe fn hidden_layer_pair_512(_: &Net, _: [&[f32]; 2], _: [&mut [f32]; 2]) {
     unreachable!("AVX-512 is x86-64 only")
 }

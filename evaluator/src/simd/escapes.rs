@@ -35,7 +35,8 @@ pub fn available() -> bool {
 /// gather at the last entry stays inside it.
 pub const TABLE_BYTES: usize = 4096 + 3;
 
-/// The kernel.
+/// The kernel. Equal to the portable loops for the escape table of `inputs` (entries
+/// at most 36) and a side of at most 15 checkers per slot (16-bit products).
 ///
 /// # Safety
 /// The CPU must support AVX-512F and AVX-512BW ([`available`]).
@@ -88,7 +89,7 @@ pub unsafe fn escape_sums(
         + _mm512_mask_reduce_add_epi32(0b111, weigh(n_b, count_b, esc_b));
 
     // Containment: lanes 3.. of B are slots 15..=24.
-    let near = (near_end - 15).clamp(0, 10) as u32;
+    let near = (near_end.clamp(15, 25) - 15) as u32;
     let near_lanes = (((1u32 << near) - 1) << 3) as __mmask16;
     let worst = |lanes: __mmask16| _mm512_mask_reduce_min_epi32(lanes, esc_b).min(36);
     EscapeSums {
