@@ -92,6 +92,19 @@ pub fn output_layer(net: &Net, interleaved: Option<&[f32]>, act: &[f32], out: &m
     }
 }
 
+/// The hidden kernels write `net.hidden` activations, starting from as many thresholds.
+fn assert_hidden_fits(net: &Net, act_lens: impl IntoIterator<Item = usize>) {
+    assert!(
+        act_lens.into_iter().all(|n| n == net.hidden),
+        "one activation per hidden unit"
+    );
+    assert_eq!(
+        net.hidden_thresholds.len(),
+        net.hidden,
+        "one threshold per hidden unit"
+    );
+}
+
 /// The output kernels read `net.hidden` activations and five rows of output weights.
 fn assert_outputs_fit(net: &Net, act: &[&[f32]]) {
     assert!(
@@ -248,15 +261,7 @@ pub fn hidden_layer_pair(net: &Net, inputs: [&[f32]; 2], act: [&mut [f32]; 2]) {
 /// [`hidden_layer_pair`] with a chosen kernel: AVX-512 shares each weight row between
 /// the two; the other kernels evaluate one after the other.
 pub fn hidden_layer_pair_with(kernel: Kernel, net: &Net, inputs: [&[f32]; 2], act: [&mut [f32]; 2]) {
-    assert!(
-        act.iter().all(|a| a.len() == net.hidden),
-        "one activation per hidden unit"
-    );
-    assert_eq!(
-        net.hidden_thresholds.len(),
-        net.hidden,
-        "one threshold per hidden unit"
-    );
+    assert_hidden_fits(net, act.iter().map(|a| a.len()));
     match kernel {
         Kernel::Avx512 if avx2::available_512() => {
             // SAFETY: the CPU supports AVX-512F, AVX2 and POPCNT (checked just above).
@@ -306,19 +311,13 @@ pub fn hidden_layer(net: &Net, inputs: &[f32], act: &mut [f32]) {
 
 /// [`hidden_layer`] with a chosen kernel (tests run every kernel).
 pub fn hidden_layer_with(kernel: Kernel, net: &Net, inputs: &[f32], act: &mut [f32]) {
-    assert_eq!(act.len(), net.hidden, "one activation per hidden unit");
-    assert_eq!(
-        net.hidden_thresholds.len(),
-        net.hidden,
-        "one threshold per hidden unit"
-    );
+    assert_hidden_fits(net, [act.len()]);
     match kernel {
         Kernel::Avx512 if avx2::available_512() => {
             // SAFETY: the CPU supports AVX-512F, AVX2 and POPCNT (checked just above).
             unsafe { avx2::hidden_layer_512(net, inputs, act) }
         }
         Kernel::Avx2 if avx2::available() => {
-            act.copy_from_slice(&net.hidden_thresholds);
             // SAFETY: the CPU supports AVX2 (checked just above).
             unsafe { avx2::hidden_layer(net, inputs, act) }
         }

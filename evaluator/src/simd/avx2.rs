@@ -47,7 +47,8 @@ fn nonzero(inputs: &[f32], idx: &mut [u16; MAX_INPUTS], val: &mut [f32; MAX_INPU
     n
 }
 
-/// Hidden sums and activations with 256-bit vectors (64 units per register block).
+/// Hidden activations with 256-bit vectors (64 units per register block), into `sums`
+/// (`net.hidden` long; started from the net's thresholds, as [`hidden_layer_512`]).
 ///
 /// # Safety
 /// The CPU must support AVX2 ([`available`]).
@@ -55,6 +56,7 @@ fn nonzero(inputs: &[f32], idx: &mut [u16; MAX_INPUTS], val: &mut [f32; MAX_INPU
 #[target_feature(enable = "avx2")]
 pub unsafe fn hidden_layer(net: &Net, inputs: &[f32], sums: &mut [f32]) {
     use std::arch::x86_64::*;
+    sums.copy_from_slice(&net.hidden_thresholds);
     if inputs.len() > MAX_INPUTS {
         crate::net::hidden_sums_scalar(net, inputs, sums);
         activate(net.beta_hidden, sums);
@@ -185,7 +187,6 @@ unsafe fn hidden_block_512<const BLOCKS: usize>(
 #[target_feature(enable = "avx512f,avx2,popcnt")]
 pub unsafe fn hidden_layer_512(net: &Net, inputs: &[f32], act: &mut [f32]) {
     if inputs.len() > MAX_INPUTS || !net.hidden.is_multiple_of(16) {
-        act.copy_from_slice(&net.hidden_thresholds);
         hidden_layer(net, inputs, act);
         return;
     }
