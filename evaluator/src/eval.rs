@@ -6,6 +6,7 @@ use std::cell::RefCell;
 use board::{Dice, Move, MoveGen, Position};
 use gen_bearoff::BearoffError;
 
+use crate::aligned::AlignedFloats;
 use crate::bearoff::BearoffDbs;
 use crate::class::{classify_shape, PositionClass};
 use crate::inputs;
@@ -45,19 +46,20 @@ pub struct Evaluator {
     cache_bits: u32,
     owner: u64,
     /// Each net's output weights laid out for the AVX-512 output kernel.
-    interleaved: Vec<Vec<f32>>,
+    interleaved: Vec<crate::aligned::AlignedFloats>,
 }
 
-/// Per-thread buffers for inputs and hidden units.
+/// Per-thread buffers for inputs and hidden units (cache-line aligned, as the kernels
+/// read and write them 64 bytes at a time).
 struct Scratch {
-    inputs: [Vec<f32>; 2],
-    hidden: [Vec<f32>; 2],
+    inputs: [AlignedFloats; 2],
+    hidden: [AlignedFloats; 2],
 }
 
 thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch {
-        inputs: [vec![0.0; 250], vec![0.0; 250]],
-        hidden: [Vec::with_capacity(256), Vec::with_capacity(256)],
+        inputs: [AlignedFloats::zeros(250), AlignedFloats::zeros(250)],
+        hidden: [AlignedFloats::zeros(128), AlignedFloats::zeros(128)],
     });
 }
 
@@ -66,7 +68,11 @@ impl Evaluator {
     /// weights' version (see [`Weights::fixed_pip_loss`]).
     pub fn new(weights: Weights, bearoff: BearoffDbs) -> Evaluator {
         let fixed_pip_loss = weights.fixed_pip_loss();
-        let interleaved = weights.nets.iter().map(crate::simd::interleave_outputs).collect();
+        let interleaved = weights
+            .nets
+            .iter()
+            .map(|n| crate::simd::interleave_outputs(n).into())
+            .collect();
         Evaluator {
             weights,
             fixed_pip_loss,
@@ -269,10 +275,11 @@ impl Evaluator {
             let s = &mut *s.borrow_mut();
             inputs::base_inputs(pos, &mut s.inputs[0][..inputs::BASE_INPUTS]);
             let net = &self.weights.nets[index];
-            net::evaluate(
+            net::evaluate_with(
                 net,
+                None,
                 &s.inputs[0][..inputs::BASE_INPUTS],
-                &mut s.hidden[0],
+                s.hidden[0].first(net.hidden),
                 &mut out,
             );
         });
@@ -319,7 +326,7 @@ impl Evaluator {
                 net,
                 interleaved,
                 &s.inputs[0][..net.inputs],
-                &mut s.hidden[0],
+                s.hidden[0].first(net.hidden),
                 out,
             );
         });
@@ -334,8 +341,9 @@ impl Evaluator {
             self.net_inputs(pos[1], class, ib);
             let net = &self.weights.nets[k];
             let [ha, hb] = &mut s.hidden;
+            let (ha, hb) = (ha.first(net.hidden), hb.first(net.hidden));
             let inputs = [&ia[..net.inputs], &ib[..net.inputs]];
-            net::evaluate_pair(net, Some(&self.interleaved[k]), inputs, [ha, hb], out);
+            net::evaluate_pair(net, Some(&self.interleaved[k][..]), inputs, [ha, hb], out);
         });
     }
 

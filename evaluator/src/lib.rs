@@ -6,13 +6,15 @@ lookups) and the benchmarks that measure the engine, behind the `evaluator` comm
 
 * [`Evaluator`]: 0-ply cubeless evaluation and best moves, gnubg-exact.
 * [`weights`]: gnubg's weights files (text and binary), read and written.
-* [`inputs`], [`net`], [`simd`], [`sigmoid`]: the nets' inputs and forward pass.
+* [`inputs`], [`net`], [`simd`], [`sigmoid`]: the nets' inputs and forward pass;
+  [`aligned`]: the cache-line aligned arrays their weights live in.
 * [`class`], [`sanity`], [`bearoff`]: classes, gnubg's corrections, database lookups.
 * [`corpus`]: fixed, reproducible position sets for benchmarks.
 * [`bench`]: the built-in benchmarks of `evaluator bench`.
 */
 #![deny(missing_docs)]
 
+pub mod aligned;
 pub mod bearoff;
 pub mod bench;
 mod cache;

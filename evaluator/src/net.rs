@@ -61,39 +61,38 @@ pub fn outputs(net: &Net, act: &[f32], out: &mut [f32; 5]) {
 /// Evaluates a net on `inputs` into `out`, using `scratch` (resized to `hidden` floats)
 /// for the hidden layer, with the best kernel this CPU has.
 pub fn evaluate(net: &Net, inputs: &[f32], scratch: &mut Vec<f32>, out: &mut [f32; 5]) {
+    scratch.resize(net.hidden, 0.0);
     evaluate_with(net, None, inputs, scratch, out);
 }
 
 /// [`evaluate`] with the net's output weights laid out by
 /// [`crate::simd::interleave_outputs`] (faster on AVX-512; same results), if the caller
-/// keeps them.
+/// keeps them. `scratch` holds the `hidden` activations (exactly that many; a buffer
+/// from [`crate::aligned::AlignedFloats`] is fastest).
 pub fn evaluate_with(
     net: &Net,
     interleaved: Option<&[f32]>,
     inputs: &[f32],
-    scratch: &mut Vec<f32>,
+    scratch: &mut [f32],
     out: &mut [f32; 5],
 ) {
     debug_assert_eq!(inputs.len(), net.inputs);
-    scratch.resize(net.hidden, 0.0);
     crate::simd::hidden_layer(net, inputs, scratch);
     crate::simd::output_layer(net, interleaved, scratch, out);
 }
 
 /// [`evaluate`] for two input vectors of the same net at once (same results).
 /// `interleaved`: the net's output weights laid out by [`crate::simd::interleave_outputs`]
-/// (faster on AVX-512), if the caller keeps them.
+/// (faster on AVX-512), if the caller keeps them. `scratch`: as for [`evaluate_with`].
 pub fn evaluate_pair(
     net: &Net,
     interleaved: Option<&[f32]>,
     inputs: [&[f32]; 2],
-    scratch: [&mut Vec<f32>; 2],
+    scratch: [&mut [f32]; 2],
     out: [&mut [f32; 5]; 2],
 ) {
     debug_assert!(inputs.iter().all(|i| i.len() == net.inputs));
     let [a, b] = scratch;
-    a.resize(net.hidden, 0.0);
-    b.resize(net.hidden, 0.0);
     crate::simd::hidden_layer_pair(net, inputs, [a, b]);
     crate::simd::output_layer_pair(net, interleaved, [&a[..], &b[..]], out);
 }

@@ -17,6 +17,7 @@
 //!   then per net `u32` inputs, hidden, outputs, `i32` trained, `f32` beta hidden,
 //!   beta output, and the four arrays. No checksum.
 
+use crate::aligned::AlignedFloats;
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -53,13 +54,13 @@ pub struct Net {
     pub beta_output: f32,
     /// `inputs * hidden` weights, input-major: `hidden_weights[i * hidden + j]` links
     /// input `i` to hidden unit `j`.
-    pub hidden_weights: Vec<f32>,
+    pub hidden_weights: AlignedFloats,
     /// `outputs * hidden` weights, output-major: `output_weights[k * hidden + j]`.
-    pub output_weights: Vec<f32>,
+    pub output_weights: AlignedFloats,
     /// One threshold (bias) per hidden unit.
-    pub hidden_thresholds: Vec<f32>,
+    pub hidden_thresholds: AlignedFloats,
     /// One threshold (bias) per output.
-    pub output_thresholds: Vec<f32>,
+    pub output_thresholds: AlignedFloats,
 }
 
 impl Net {
@@ -72,10 +73,10 @@ impl Net {
             trained: 0,
             beta_hidden: 0.1,
             beta_output: 1.0,
-            hidden_weights: vec![0.0; inputs * hidden],
-            output_weights: vec![0.0; outputs * hidden],
-            hidden_thresholds: vec![0.0; hidden],
-            output_thresholds: vec![0.0; outputs],
+            hidden_weights: AlignedFloats::zeros(inputs * hidden),
+            output_weights: AlignedFloats::zeros(outputs * hidden),
+            hidden_thresholds: AlignedFloats::zeros(hidden),
+            output_thresholds: AlignedFloats::zeros(outputs),
         }
     }
 

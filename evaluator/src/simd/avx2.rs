@@ -541,14 +541,19 @@ fn tail(net: &Net, idx: &[u16], val: &[f32], sums: &mut [f32], from: usize) {
     }
 }
 
-/// gnubg's sigmoid table padded with zeros to 128 entries.
+/// gnubg's sigmoid table padded with zeros to 128 entries, on a cache line (loaded
+/// 16 entries at a time).
 fn padded_table() -> &'static [f32; 128] {
-    static PADDED: std::sync::OnceLock<[f32; 128]> = std::sync::OnceLock::new();
-    PADDED.get_or_init(|| {
-        let mut t = [0f32; 128];
-        t[..101].copy_from_slice(crate::sigmoid::table());
-        t
-    })
+    #[repr(align(64))]
+    struct Padded([f32; 128]);
+    static PADDED: std::sync::OnceLock<Padded> = std::sync::OnceLock::new();
+    &PADDED
+        .get_or_init(|| {
+            let mut t = [0f32; 128];
+            t[..101].copy_from_slice(crate::sigmoid::table());
+            Padded(t)
+        })
+        .0
 }
 
 /// [`activate`] for one register of sums; the approximate reciprocal stays the 256-bit

@@ -134,13 +134,13 @@ pub struct OptState {
 }
 
 /// The parameter groups of a net with their slopes.
-fn groups(net: &mut Net) -> [(&mut Vec<f32>, f32); 4] {
+fn groups(net: &mut Net) -> [(&mut [f32], f32); 4] {
     let (bh, bo) = (net.beta_hidden, net.beta_output);
     [
-        (&mut net.hidden_weights, bh),
-        (&mut net.hidden_thresholds, bh),
-        (&mut net.output_weights, bo),
-        (&mut net.output_thresholds, bo),
+        (&mut net.hidden_weights[..], bh),
+        (&mut net.hidden_thresholds[..], bh),
+        (&mut net.output_weights[..], bo),
+        (&mut net.output_thresholds[..], bo),
     ]
 }
 
