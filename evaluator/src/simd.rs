@@ -92,8 +92,13 @@ pub fn output_layer(net: &Net, interleaved: Option<&[f32]>, act: &[f32], out: &m
     }
 }
 
-/// The hidden kernels write `net.hidden` activations, starting from as many thresholds.
-fn assert_hidden_fits(net: &Net, act_lens: impl IntoIterator<Item = usize>) {
+/// The hidden kernels read a weight row per input and write `net.hidden` activations,
+/// starting from as many thresholds.
+fn assert_hidden_fits(net: &Net, inputs: usize, act_lens: impl IntoIterator<Item = usize>) {
+    assert!(
+        net.hidden_weights.len() >= inputs * net.hidden,
+        "a row of hidden weights per input"
+    );
     assert!(
         act_lens.into_iter().all(|n| n == net.hidden),
         "one activation per hidden unit"
@@ -261,7 +266,8 @@ pub fn hidden_layer_pair(net: &Net, inputs: [&[f32]; 2], act: [&mut [f32]; 2]) {
 /// [`hidden_layer_pair`] with a chosen kernel: AVX-512 shares each weight row between
 /// the two; the other kernels evaluate one after the other.
 pub fn hidden_layer_pair_with(kernel: Kernel, net: &Net, inputs: [&[f32]; 2], act: [&mut [f32]; 2]) {
-    assert_hidden_fits(net, act.iter().map(|a| a.len()));
+    assert_eq!(inputs[0].len(), inputs[1].len(), "inputs of one net");
+    assert_hidden_fits(net, inputs[0].len(), act.iter().map(|a| a.len()));
     match kernel {
         Kernel::Avx512 if avx2::available_512() => {
             // SAFETY: the CPU supports AVX-512F, AVX2 and POPCNT (checked just above).
@@ -311,7 +317,7 @@ pub fn hidden_layer(net: &Net, inputs: &[f32], act: &mut [f32]) {
 
 /// [`hidden_layer`] with a chosen kernel (tests run every kernel).
 pub fn hidden_layer_with(kernel: Kernel, net: &Net, inputs: &[f32], act: &mut [f32]) {
-    assert_hidden_fits(net, [act.len()]);
+    assert_hidden_fits(net, inputs.len(), [act.len()]);
     match kernel {
         Kernel::Avx512 if avx2::available_512() => {
             // SAFETY: the CPU supports AVX-512F, AVX2 and POPCNT (checked just above).
@@ -506,6 +512,23 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+
+    #[test]
+    fn every_kernel_refuses_more_inputs_than_the_net_has_rows_for() {
+        let n = net(128);
+        let too_many = vec![1.0f32; n.inputs + 1];
+        for kernel in [Kernel::Scalar, Kernel::Avx2, Kernel::Avx512] {
+            let single = std::panic::catch_unwind(|| {
+                hidden_layer_with(kernel, &n, &too_many, &mut vec![0.0; 128]);
+            });
+            assert!(single.is_err(), "{kernel:?}");
+            let pair = std::panic::catch_unwind(|| {
+                let (mut a, mut b) = (vec![0.0; 128], vec![0.0; 128]);
+                hidden_layer_pair_with(kernel, &n, [&too_many, &too_many], [&mut a, &mut b]);
+            });
+            assert!(pair.is_err(), "{kernel:?} pair");
         }
     }
 }
