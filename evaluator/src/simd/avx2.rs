@@ -113,17 +113,19 @@ pub unsafe fn hidden_layer(net: &Net, inputs: &[f32], sums: &mut [f32]) {
 }
 
 /// The non-zero inputs with AVX-512 compresses (no data-dependent branches): their
-/// indices and values are written to the front of `idx` and `val`; returns how many.
+/// indices are written to the front of `idx`; returns how many. (The row loop reads
+/// each value from the inputs by its index: compressing the values too cost two more
+/// shuffle-port operations per block.)
 /// Each block of sixteen is compressed in a register and stored whole (a compress
 /// straight to memory is slow on Intel cores), so up to 15 entries past the count are
 /// scratch.
 ///
 /// # Safety
-/// The CPU must support AVX-512F and POPCNT; `idx` and `val` have room for
-/// `inputs.len() + 16` values.
+/// The CPU must support AVX-512F and POPCNT; `idx` has room for `inputs.len() + 16`
+/// values.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,popcnt")]
-unsafe fn nonzero_512(inputs: &[f32], idx: *mut u32, val: *mut f32) -> usize {
+unsafe fn nonzero_512(inputs: &[f32], idx: *mut u32) -> usize {
     use std::arch::x86_64::*;
     let mut n = 0usize;
     let mut lanes = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
@@ -136,7 +138,6 @@ unsafe fn nonzero_512(inputs: &[f32], idx: *mut u32, val: *mut f32) -> usize {
         // inputs.len() + 16, the room the caller provides.
         let x = _mm512_maskz_loadu_ps(load, inputs.as_ptr().add(i));
         let keep = _mm512_mask_cmp_ps_mask::<_CMP_NEQ_UQ>(load, x, _mm512_setzero_ps());
-        _mm512_storeu_ps(val.add(n), _mm512_maskz_compress_ps(keep, x));
         _mm512_storeu_si512(idx.add(n).cast(), _mm512_maskz_compress_epi32(keep, lanes));
         n += keep.count_ones() as usize;
         lanes = _mm512_add_epi32(lanes, sixteen);
@@ -149,14 +150,15 @@ unsafe fn nonzero_512(inputs: &[f32], idx: *mut u32, val: *mut f32) -> usize {
 /// its threshold and adds the listed inputs' weights in order.
 ///
 /// # Safety
-/// AVX-512F; `j + 16 * BLOCKS <= net.hidden`; every index is a row of the net.
+/// AVX-512F; `j + 16 * BLOCKS <= net.hidden`; every index is a row of the net and an
+/// index of `inputs`.
 #[cfg(target_arch = "x86_64")]
 #[inline]
 #[target_feature(enable = "avx512f")]
 unsafe fn hidden_block_512<const BLOCKS: usize>(
     net: &Net,
     idx: &[u32],
-    val: &[f32],
+    inputs: &[f32],
     j: usize,
 ) -> [std::arch::x86_64::__m512; BLOCKS] {
     use std::arch::x86_64::*;
@@ -167,10 +169,10 @@ unsafe fn hidden_block_512<const BLOCKS: usize>(
     for (k, a) in acc.iter_mut().enumerate() {
         *a = _mm512_loadu_ps(t.add(16 * k));
     }
-    for (&i, &x) in idx.iter().zip(val) {
+    for &i in idx {
         let row = w.add(i as usize * h + j);
         // w · 1.0 is exactly w: always multiplying avoids a data-dependent branch.
-        let xv = _mm512_set1_ps(x);
+        let xv = _mm512_set1_ps(*inputs.get_unchecked(i as usize));
         for (k, a) in acc.iter_mut().enumerate() {
             *a = _mm512_add_ps(*a, _mm512_mul_ps(_mm512_loadu_ps(row.add(16 * k)), xv));
         }
@@ -193,24 +195,20 @@ pub unsafe fn hidden_layer_512(net: &Net, inputs: &[f32], act: &mut [f32]) {
     // Not zeroed first (that cost as much as the search): only the first n entries,
     // which nonzero_512 writes, are read.
     let mut idx = std::mem::MaybeUninit::<[u32; MAX_INPUTS + 16]>::uninit();
-    let mut val = std::mem::MaybeUninit::<[f32; MAX_INPUTS + 16]>::uninit();
-    let (ip, vp) = (idx.as_mut_ptr().cast::<u32>(), val.as_mut_ptr().cast::<f32>());
-    let n = nonzero_512(inputs, ip, vp);
-    // SAFETY: the first n entries of both arrays were written just above.
-    let (idx, val) = (
-        std::slice::from_raw_parts(ip, n),
-        std::slice::from_raw_parts(vp, n),
-    );
+    let ip = idx.as_mut_ptr().cast::<u32>();
+    let n = nonzero_512(inputs, ip);
+    // SAFETY: the first n entries were written just above, each an index of `inputs`.
+    let idx = std::slice::from_raw_parts(ip, n);
     let (h, beta) = (net.hidden, net.beta_hidden);
     let out = act.as_mut_ptr();
     let mut j = 0;
     // SAFETY: each block covers columns j..j + 16·BLOCKS <= h = act.len().
     while j < h {
         j += match (h - j) / 16 {
-            8.. => store_activated(beta, &hidden_block_512::<8>(net, idx, val, j), out.add(j)),
-            4.. => store_activated(beta, &hidden_block_512::<4>(net, idx, val, j), out.add(j)),
-            2.. => store_activated(beta, &hidden_block_512::<2>(net, idx, val, j), out.add(j)),
-            _ => store_activated(beta, &hidden_block_512::<1>(net, idx, val, j), out.add(j)),
+            8.. => store_activated(beta, &hidden_block_512::<8>(net, idx, inputs, j), out.add(j)),
+            4.. => store_activated(beta, &hidden_block_512::<4>(net, idx, inputs, j), out.add(j)),
+            2.. => store_activated(beta, &hidden_block_512::<2>(net, idx, inputs, j), out.add(j)),
+            _ => store_activated(beta, &hidden_block_512::<1>(net, idx, inputs, j), out.add(j)),
         };
     }
 }
@@ -234,15 +232,14 @@ unsafe fn store_activated<const BLOCKS: usize>(
     16 * BLOCKS
 }
 
-/// The inputs non-zero in either of two input vectors (same length): indices and both
-/// values (one of them may be zero); returns how many. Stores as [`nonzero_512`].
+/// The inputs non-zero in either of two input vectors (same length): their indices;
+/// returns how many. Stores as [`nonzero_512`].
 ///
 /// # Safety
-/// AVX-512F and POPCNT; the three buffers have room for `a.len() + 16` values;
-/// `b.len() == a.len()`.
+/// AVX-512F and POPCNT; `idx` has room for `a.len() + 16` values; `b.len() == a.len()`.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,popcnt")]
-unsafe fn nonzero_pair_512(a: &[f32], b: &[f32], idx: *mut u32, va: *mut f32, vb: *mut f32) -> usize {
+unsafe fn nonzero_pair_512(a: &[f32], b: &[f32], idx: *mut u32) -> usize {
     use std::arch::x86_64::*;
     let mut n = 0usize;
     let mut lanes = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
@@ -255,8 +252,6 @@ unsafe fn nonzero_pair_512(a: &[f32], b: &[f32], idx: *mut u32, va: *mut f32, vb
         let y = _mm512_maskz_loadu_ps(load, b.as_ptr().add(i));
         let keep = _mm512_mask_cmp_ps_mask::<_CMP_NEQ_UQ>(load, x, _mm512_setzero_ps())
             | _mm512_mask_cmp_ps_mask::<_CMP_NEQ_UQ>(load, y, _mm512_setzero_ps());
-        _mm512_storeu_ps(va.add(n), _mm512_maskz_compress_ps(keep, x));
-        _mm512_storeu_ps(vb.add(n), _mm512_maskz_compress_ps(keep, y));
         _mm512_storeu_si512(idx.add(n).cast(), _mm512_maskz_compress_epi32(keep, lanes));
         n += keep.count_ones() as usize;
         lanes = _mm512_add_epi32(lanes, _mm512_set1_epi32(16));
@@ -278,8 +273,8 @@ unsafe fn nonzero_pair_512(a: &[f32], b: &[f32], idx: *mut u32, va: *mut f32, vb
 unsafe fn hidden_block_pair_512<const BLOCKS: usize>(
     net: &Net,
     idx: &[u32],
-    va: &[f32],
-    vb: &[f32],
+    a: &[f32],
+    b: &[f32],
     j: usize,
 ) -> [[std::arch::x86_64::__m512; BLOCKS]; 2] {
     use std::arch::x86_64::*;
@@ -292,8 +287,9 @@ unsafe fn hidden_block_pair_512<const BLOCKS: usize>(
         acc_a[k] = _mm512_loadu_ps(t.add(16 * k));
         acc_b[k] = acc_a[k];
     }
-    for ((&i, &x), &y) in idx.iter().zip(va).zip(vb) {
+    for &i in idx {
         let row = w.add(i as usize * h + j);
+        let (x, y) = (*a.get_unchecked(i as usize), *b.get_unchecked(i as usize));
         let (xv, yv) = (_mm512_set1_ps(x), _mm512_set1_ps(y));
         for k in 0..BLOCKS {
             let wk = _mm512_loadu_ps(row.add(16 * k));
@@ -320,20 +316,10 @@ pub unsafe fn hidden_layer_pair_512(net: &Net, inputs: [&[f32]; 2], act: [&mut [
         return;
     }
     let mut idx = std::mem::MaybeUninit::<[u32; MAX_INPUTS + 16]>::uninit();
-    let mut va = std::mem::MaybeUninit::<[f32; MAX_INPUTS + 16]>::uninit();
-    let mut vb = std::mem::MaybeUninit::<[f32; MAX_INPUTS + 16]>::uninit();
-    let (ip, ap, bp) = (
-        idx.as_mut_ptr().cast::<u32>(),
-        va.as_mut_ptr().cast::<f32>(),
-        vb.as_mut_ptr().cast::<f32>(),
-    );
-    let n = nonzero_pair_512(a, b, ip, ap, bp);
-    // SAFETY: the first n entries of the three arrays were written just above.
-    let (idx, va, vb) = (
-        std::slice::from_raw_parts(ip, n),
-        std::slice::from_raw_parts(ap, n),
-        std::slice::from_raw_parts(bp, n),
-    );
+    let ip = idx.as_mut_ptr().cast::<u32>();
+    let n = nonzero_pair_512(a, b, ip);
+    // SAFETY: the first n entries were written just above, each an index of a and b.
+    let idx = std::slice::from_raw_parts(ip, n);
     let (h, beta) = (net.hidden, net.beta_hidden);
     let (oa, ob) = (aa.as_mut_ptr(), ab.as_mut_ptr());
     let mut j = 0;
@@ -341,17 +327,17 @@ pub unsafe fn hidden_layer_pair_512(net: &Net, inputs: [&[f32]; 2], act: [&mut [
     while j < h {
         j += match (h - j) / 16 {
             8.. => {
-                let [x, y] = hidden_block_pair_512::<8>(net, idx, va, vb, j);
+                let [x, y] = hidden_block_pair_512::<8>(net, idx, a, b, j);
                 store_activated(beta, &x, oa.add(j));
                 store_activated(beta, &y, ob.add(j))
             }
             4.. => {
-                let [x, y] = hidden_block_pair_512::<4>(net, idx, va, vb, j);
+                let [x, y] = hidden_block_pair_512::<4>(net, idx, a, b, j);
                 store_activated(beta, &x, oa.add(j));
                 store_activated(beta, &y, ob.add(j))
             }
             _ => {
-                let [x, y] = hidden_block_pair_512::<1>(net, idx, va, vb, j);
+                let [x, y] = hidden_block_pair_512::<1>(net, idx, a, b, j);
                 store_activated(beta, &x, oa.add(j));
                 store_activated(beta, &y, ob.add(j))
             }
