@@ -52,19 +52,24 @@ pub enum PositionIdError {
 }
 
 impl Position {
-    /// The 10-byte gnubg position key.
+    /// The 10-byte gnubg position key: for each of the 50 slots (the side not on roll
+    /// first), one bit per checker followed by a zero, from the lowest bit on.
     pub fn key(&self) -> [u8; 10] {
-        let mut key = [0u8; 10];
-        let mut bit = 0usize;
-        for side in self.sides() {
-            for &n in side {
-                for _ in 0..n {
-                    key[bit / 8] |= 1 << (bit % 8);
-                    bit += 1;
-                }
-                bit += 1;
+        // A run of n ones per slot shifted into place: no branch per checker (a
+        // bit-by-bit loop mispredicted at the end of nearly every slot; the evaluation
+        // cache computes this for every position).
+        // A side takes at most 15 + 25 bits: built in 64-bit words, then joined.
+        let [(low, len), (high, _)] = self.sides().map(|side| {
+            let (mut bits, mut at) = (0u64, 0u32);
+            for &n in &side {
+                bits |= ((1u64 << n) - 1) << at;
+                at += u32::from(n) + 1;
             }
-        }
+            (bits, at)
+        });
+        let bits = u128::from(low) | u128::from(high) << len;
+        let mut key = [0u8; 10];
+        key.copy_from_slice(&bits.to_le_bytes()[..10]);
         key
     }
 
@@ -206,6 +211,45 @@ mod tests {
             let pos = Position::new(side(opp), side(me)).unwrap();
             assert_eq!(pos.position_id(), id);
             assert_eq!(Position::from_id(id).unwrap(), pos, "{id}");
+        }
+    }
+
+    /// The key as the format describes it, one bit at a time.
+    fn key_bit_by_bit(pos: &Position) -> [u8; 10] {
+        let mut key = [0u8; 10];
+        let mut bit = 0usize;
+        for side in pos.sides() {
+            for &n in side {
+                for _ in 0..n {
+                    key[bit / 8] |= 1 << (bit % 8);
+                    bit += 1;
+                }
+                bit += 1;
+            }
+        }
+        key
+    }
+
+    #[test]
+    fn key_equals_the_bit_by_bit_encoding() {
+        let mut gen = crate::MoveGen::new();
+        let mut positions = vec![crate::Variant::Backgammon.start()];
+        for _ply in 0..2 {
+            let mut next = Vec::new();
+            for p in &positions {
+                for d in crate::Dice::all() {
+                    next.extend(gen.positions(p, d).iter().map(|r| r.swapped()));
+                }
+            }
+            positions.extend(next);
+        }
+        // Extremes: all fifteen on one slot, on the bar, borne off.
+        positions.push(Position::new(side(&[(25, 15)]), side(&[(1, 15)])).unwrap());
+        positions.push(Position::new(side(&[]), side(&[(24, 15)])).unwrap());
+        assert!(positions.len() > 1000);
+        for p in &positions {
+            assert_eq!(p.key(), key_bit_by_bit(p), "{}", p.position_id());
+            assert_eq!(Position::from_key(&p.key()).unwrap(), *p);
         }
     }
 
