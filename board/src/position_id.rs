@@ -57,9 +57,9 @@ impl Position {
     pub fn key(&self) -> [u8; 10] {
         // A run of n ones per slot shifted into place: no branch per checker (a
         // bit-by-bit loop mispredicted at the end of nearly every slot; the evaluation
-        // cache computes this for every position).
-        // A side takes at most 15 + 25 bits: built in 64-bit words, then joined.
-        let [(low, len), (high, _)] = self.sides().map(|side| {
+        // cache computes this for every position). A side takes at most 15 + 25 bits:
+        // built in 64-bit words, then joined.
+        let [(low, len), (high, high_len)] = self.sides().map(|side| {
             let (mut bits, mut at) = (0u64, 0u32);
             for &n in &side {
                 bits |= ((1u64 << n) - 1) << at;
@@ -67,7 +67,9 @@ impl Position {
             }
             (bits, at)
         });
-        let bits = u128::from(low) | u128::from(high) << len;
+        // Only a position built unchecked can hold more than 30 checkers.
+        assert!(len + high_len <= 80, "more than 30 checkers: no position key");
+        let bits = u128::from(low) | (u128::from(high) << len);
         let mut key = [0u8; 10];
         key.copy_from_slice(&bits.to_le_bytes()[..10]);
         key
@@ -243,8 +245,9 @@ mod tests {
             }
             positions.extend(next);
         }
-        // Extremes: all fifteen on one slot, on the bar, borne off.
+        // Extremes: all fifteen on one slot, on the bar (both: all 80 bits), borne off.
         positions.push(Position::new(side(&[(25, 15)]), side(&[(1, 15)])).unwrap());
+        positions.push(Position::new(side(&[(25, 15)]), side(&[(25, 15)])).unwrap());
         positions.push(Position::new(side(&[]), side(&[(24, 15)])).unwrap());
         assert!(positions.len() > 1000);
         for p in &positions {

@@ -46,7 +46,7 @@ pub struct Evaluator {
     cache_bits: u32,
     owner: u64,
     /// Each net's output weights laid out for the AVX-512 output kernel.
-    interleaved: Vec<crate::aligned::AlignedFloats>,
+    interleaved: Vec<AlignedFloats>,
 }
 
 /// Per-thread buffers for inputs and hidden units (cache-line aligned, as the kernels

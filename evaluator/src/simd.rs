@@ -270,7 +270,8 @@ pub fn hidden_layer_pair_with(kernel: Kernel, net: &Net, inputs: [&[f32]; 2], ac
     assert_hidden_fits(net, inputs[0].len(), act.iter().map(|a| a.len()));
     match kernel {
         Kernel::Avx512 if avx2::available_512() => {
-            // SAFETY: the CPU supports AVX-512F, AVX2 and POPCNT (checked just above).
+            // SAFETY: the CPU supports AVX-512F, AVX2 and POPCNT (checked just above);
+            // the shapes were checked by assert_hidden_fits.
             unsafe { avx2::hidden_layer_pair_512(net, inputs, act) }
         }
         _ => {
@@ -320,11 +321,13 @@ pub fn hidden_layer_with(kernel: Kernel, net: &Net, inputs: &[f32], act: &mut [f
     assert_hidden_fits(net, inputs.len(), [act.len()]);
     match kernel {
         Kernel::Avx512 if avx2::available_512() => {
-            // SAFETY: the CPU supports AVX-512F, AVX2 and POPCNT (checked just above).
+            // SAFETY: the CPU supports AVX-512F, AVX2 and POPCNT (checked just above);
+            // the shapes were checked by assert_hidden_fits.
             unsafe { avx2::hidden_layer_512(net, inputs, act) }
         }
         Kernel::Avx2 if avx2::available() => {
-            // SAFETY: the CPU supports AVX2 (checked just above).
+            // SAFETY: the CPU supports AVX2 (checked just above); the shapes were
+            // checked by assert_hidden_fits.
             unsafe { avx2::hidden_layer(net, inputs, act) }
         }
         _ => {
@@ -341,7 +344,11 @@ mod tests {
 
     /// A net with irregular weights and a hidden size that is not a multiple of 8.
     fn net(hidden: usize) -> Net {
-        let mut n = Net::zeros(250, hidden, 5);
+        net_with_inputs(250, hidden)
+    }
+
+    fn net_with_inputs(inputs: usize, hidden: usize) -> Net {
+        let mut n = Net::zeros(inputs, hidden, 5);
         let mut x = 12345u32;
         let mut next = || {
             x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
@@ -516,6 +523,48 @@ mod tests {
     }
 
     #[test]
+    fn every_kernel_agrees_on_any_input_length_and_sparsity() {
+        for len in [7, 16, 200, 214, 250, 256] {
+            let n = net_with_inputs(len, 128);
+            let dense: Vec<f32> = (0..len).map(|i| [0.25, 1.0, -3.0][i % 3]).collect();
+            let zeros = vec![0.0f32; len];
+            // Non-zero only in the last block of sixteen (partly masked when len is not a
+            // multiple of 16).
+            let tail: Vec<f32> = (0..len)
+                .map(|i| {
+                    if i >= len / 16 * 16 && i % 2 == 0 {
+                        1.5
+                    } else {
+                        0.0
+                    }
+                })
+                .collect();
+            let inputs = [dense, zeros, tail];
+            let want: Vec<Vec<f32>> = inputs
+                .iter()
+                .map(|x| {
+                    let mut a = garbage(128);
+                    hidden_layer_with(Kernel::Scalar, &n, x, &mut a);
+                    a
+                })
+                .collect();
+            let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
+            for k in [Kernel::Avx2, Kernel::Avx512] {
+                for (x, w) in inputs.iter().zip(&want) {
+                    let mut got = garbage(128);
+                    hidden_layer_with(k, &n, x, &mut got);
+                    assert_eq!(bits(&got), bits(w), "{k:?}, {len} inputs");
+                    for (y, v) in inputs.iter().zip(&want) {
+                        let (mut a, mut b) = (garbage(128), garbage(128));
+                        hidden_layer_pair_with(k, &n, [x, y], [&mut a, &mut b]);
+                        assert_eq!((bits(&a), bits(&b)), (bits(w), bits(v)), "{k:?} pair, {len}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn every_kernel_refuses_more_inputs_than_the_net_has_rows_for() {
         let n = net(128);
         let too_many = vec![1.0f32; n.inputs + 1];
@@ -523,12 +572,16 @@ mod tests {
             let single = std::panic::catch_unwind(|| {
                 hidden_layer_with(kernel, &n, &too_many, &mut vec![0.0; 128]);
             });
-            assert!(single.is_err(), "{kernel:?}");
             let pair = std::panic::catch_unwind(|| {
                 let (mut a, mut b) = (vec![0.0; 128], vec![0.0; 128]);
                 hidden_layer_pair_with(kernel, &n, [&too_many, &too_many], [&mut a, &mut b]);
             });
-            assert!(pair.is_err(), "{kernel:?} pair");
+            // Refused by the check itself, not by some later panic.
+            for (what, r) in [("single", single), ("pair", pair)] {
+                let message = r.expect_err(what);
+                let message = message.downcast_ref::<&str>().copied().unwrap_or_default();
+                assert_eq!(message, "a row of hidden weights per input", "{kernel:?} {what}");
+            }
         }
     }
 }

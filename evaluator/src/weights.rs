@@ -53,7 +53,8 @@ pub struct Net {
     /// Slope of the output sigmoid (1.0 in gnubg's nets).
     pub beta_output: f32,
     /// `inputs * hidden` weights, input-major: `hidden_weights[i * hidden + j]` links
-    /// input `i` to hidden unit `j`.
+    /// input `i` to hidden unit `j`. (All four arrays start on a cache line: the
+    /// kernels read them 64 bytes at a time.)
     pub hidden_weights: AlignedFloats,
     /// `outputs * hidden` weights, output-major: `output_weights[k * hidden + j]`.
     pub output_weights: AlignedFloats,

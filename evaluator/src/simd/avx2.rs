@@ -51,7 +51,9 @@ fn nonzero(inputs: &[f32], idx: &mut [u16; MAX_INPUTS], val: &mut [f32; MAX_INPU
 /// (`net.hidden` long; started from the net's thresholds, as [`hidden_layer_512`]).
 ///
 /// # Safety
-/// The CPU must support AVX2 ([`available`]).
+/// The CPU must support AVX2 ([`available`]); the net has a weight row for every input
+/// and `net.hidden` thresholds, and `sums.len() == net.hidden` (the checks of
+/// `simd::hidden_layer_with`).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 pub unsafe fn hidden_layer(net: &Net, inputs: &[f32], sums: &mut [f32]) {
@@ -113,7 +115,8 @@ pub unsafe fn hidden_layer(net: &Net, inputs: &[f32], sums: &mut [f32]) {
 }
 
 /// The non-zero inputs with AVX-512 compresses (no data-dependent branches): their
-/// indices are written to the front of `idx`; returns how many. (The row loop reads
+/// indices, each below `inputs.len()`, are written to the front of `idx`; returns how
+/// many. (The row loop reads
 /// each value from the inputs by its index: compressing the values too cost two more
 /// shuffle-port operations per block.)
 /// Each block of sixteen is compressed in a register and stored whole (a compress
@@ -184,7 +187,9 @@ unsafe fn hidden_block_512<const BLOCKS: usize>(
 /// `act`; the sums never leave the registers before their activation.
 ///
 /// # Safety
-/// The CPU must support AVX-512F, AVX2 and POPCNT ([`available_512`]).
+/// The CPU must support AVX-512F, AVX2 and POPCNT ([`available_512`]); the net has a
+/// weight row for every input and `net.hidden` thresholds, and `act.len() == net.hidden`
+/// (the checks of `simd::hidden_layer_with`).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx2,popcnt")]
 pub unsafe fn hidden_layer_512(net: &Net, inputs: &[f32], act: &mut [f32]) {
@@ -266,7 +271,7 @@ unsafe fn nonzero_pair_512(a: &[f32], b: &[f32], idx: *mut u32) -> usize {
 /// treats ±0 alike, so the activations are the same bits as one at a time.
 ///
 /// # Safety
-/// As [`hidden_block_512`].
+/// As [`hidden_block_512`]; every index is an index of both `a` and `b`.
 #[cfg(target_arch = "x86_64")]
 #[inline]
 #[target_feature(enable = "avx512f")]
@@ -304,7 +309,7 @@ unsafe fn hidden_block_pair_512<const BLOCKS: usize>(
 /// once for both), bit-identical to [`hidden_layer_512`] on each.
 ///
 /// # Safety
-/// The CPU must support AVX-512F, AVX2 and POPCNT ([`available_512`]).
+/// As [`hidden_layer_512`], for both input vectors (of one length) and both `act`.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx2,popcnt")]
 pub unsafe fn hidden_layer_pair_512(net: &Net, inputs: [&[f32]; 2], act: [&mut [f32]; 2]) {
