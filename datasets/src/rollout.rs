@@ -319,8 +319,12 @@ impl<'a> Roller<'a> {
 pub struct LookaheadMemo {
     slots: Vec<(u32, Position, Probabilities)>,
     generation: u32,
-    /// Results waiting for evaluation (kept to reuse its allocation).
+    /// Results waiting for evaluation, with their index among the moves and their
+    /// slot (kept to reuse the allocations).
     missing: Vec<Position>,
+    missing_at: Vec<(usize, usize)>,
+    /// The values of the last [`LookaheadMemo::fill`]'s results, in order.
+    values: Vec<Probabilities>,
 }
 
 const MEMO_BITS: u32 = 11;
@@ -363,23 +367,42 @@ impl LookaheadMemo {
 
     /// The remembered value of a move's result, if any.
     fn get(&self, result: &Position) -> Option<Probabilities> {
-        let s = &self.slots[Self::slot(result)];
+        self.get_at(Self::slot(result), result)
+    }
+
+    fn get_at(&self, slot: usize, result: &Position) -> Option<Probabilities> {
+        let s = &self.slots[slot];
         (s.0 == self.generation && s.1 == *result).then_some(s.2)
     }
 
-    /// Evaluates (together, see [`Evaluator::evaluate_all`]) the results not yet
-    /// remembered.
-    fn fill(&mut self, ev: &Evaluator, results: &[Position]) -> Result<(), EvalError> {
-        let mut missing = std::mem::take(&mut self.missing);
+    /// The values of the moves' `results` (mover's view), in order: those not yet
+    /// remembered evaluated together (see [`Evaluator::evaluate_all`]) and remembered.
+    /// Each result is hashed once.
+    fn fill(&mut self, ev: &Evaluator, results: &[Position]) -> Result<&[Probabilities], EvalError> {
+        let (mut missing, mut at) = (
+            std::mem::take(&mut self.missing),
+            std::mem::take(&mut self.missing_at),
+        );
+        let mut values = std::mem::take(&mut self.values);
         missing.clear();
-        missing.extend(results.iter().filter(|r| self.get(r).is_none()));
-        let done = ev.with_values_after(missing.iter().copied(), |values| {
-            for (r, (v, _)) in missing.iter().zip(values) {
-                self.slots[Self::slot(r)] = (self.generation, *r, evaluator::eval::invert(v));
+        at.clear();
+        values.clear();
+        for (i, r) in results.iter().enumerate() {
+            let slot = Self::slot(r);
+            values.push(self.get_at(slot, r).unwrap_or_else(|| {
+                missing.push(*r);
+                at.push((i, slot));
+                [0.0; 5]
+            }));
+        }
+        let done = ev.with_values_after(missing.iter().copied(), |evaluated| {
+            for (&(i, slot), (v, _)) in at.iter().zip(evaluated) {
+                values[i] = evaluator::eval::invert(v);
+                self.slots[slot] = (self.generation, results[i], values[i]);
             }
         });
-        self.missing = missing;
-        done
+        (self.missing, self.missing_at, self.values) = (missing, at, values);
+        done.map(|()| &self.values[..])
     }
 }
 
@@ -399,11 +422,10 @@ pub fn lookahead(
         let (result, value) = if moves.is_empty() {
             (*pos, memo.value_after(ev, pos)?)
         } else {
-            memo.fill(ev, moves)?;
+            let values = memo.fill(ev, moves)?;
             let mut best: Option<(usize, f32, (i32, u32), Probabilities)> = None;
-            for (i, r) in moves.iter().enumerate() {
+            for (i, (r, &p)) in moves.iter().zip(values).enumerate() {
                 let shape = move_shape(r);
-                let p = memo.value_after(ev, r)?;
                 if shape.0 == -1 {
                     best = Some((i, 0.0, shape, p));
                     break;
