@@ -53,6 +53,21 @@ fn rollouts_are_identical_on_any_thread_count_and_when_sharded() {
     let one = roll(&dir.join("t1.csv"), &["--threads", "1"]);
     let two = roll(&dir.join("t2.csv"), &["--threads", "2"]);
     assert_eq!(one, two);
+    // Incremental evaluation: the same numbers on any thread count, close to the exact
+    // rollout's (the same dice; a move choice may rarely differ).
+    let inc1 = roll(&dir.join("i1.csv"), &["--threads", "1", "--incremental"]);
+    let inc2 = roll(&dir.join("i2.csv"), &["--threads", "2", "--incremental"]);
+    assert_eq!(inc1, inc2);
+    let wins = |bytes: &[u8]| -> Vec<f64> {
+        let text = String::from_utf8(bytes.to_vec()).unwrap();
+        text.lines()
+            .skip(1)
+            .map(|l| l.split(',').nth(1).unwrap().parse().unwrap())
+            .collect()
+    };
+    for (a, b) in wins(&inc1).iter().zip(wins(&one)) {
+        assert!((a - b).abs() <= 0.1, "incremental {a} vs exact {b}");
+    }
     let text = String::from_utf8(one.clone()).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(

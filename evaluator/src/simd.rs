@@ -310,6 +310,65 @@ pub fn interleave_outputs(net: &Net) -> Vec<f32> {
     avx2::interleave_outputs(net)
 }
 
+/// [`hidden_layer`] starting from the sums `start` instead of the net's thresholds,
+/// into `out`: the activations, or with `activate` false the sums before them. With a
+/// base position's sums as `start` and another position's input differences from the
+/// base as `inputs`, this evaluates that position incrementally, adding only the rows
+/// whose inputs differ, as gnubg's evaluation "from base" does. That is not
+/// bit-identical to a full evaluation (the sums are added in another order); every
+/// kernel gives the same bits.
+pub fn hidden_layer_from(net: &Net, start: &[f32], inputs: &[f32], out: &mut [f32], activate: bool) {
+    hidden_layer_from_with(kernel(), net, start, inputs, out, activate);
+}
+
+/// [`hidden_layer_from`] with a chosen kernel (AVX-512 or portable; tests run both).
+pub fn hidden_layer_from_with(
+    kernel: Kernel,
+    net: &Net,
+    start: &[f32],
+    inputs: &[f32],
+    out: &mut [f32],
+    activate: bool,
+) {
+    assert_hidden_fits(net, inputs.len(), [start.len(), out.len()]);
+    if kernel == Kernel::Avx512 && avx2::available_512() && avx2::fits_512(net, inputs.len()) {
+        // SAFETY: the CPU supports AVX-512F, AVX2 and POPCNT (checked just above); the
+        // shapes were checked by assert_hidden_fits and fits_512.
+        return unsafe { avx2::hidden_layer_512_from(net, start, inputs, out, activate) };
+    }
+    out.copy_from_slice(start);
+    hidden_sums_scalar(net, inputs, out);
+    if activate {
+        activate_scalar(net.beta_hidden, out);
+    }
+}
+
+/// [`hidden_layer_from`] (activations) for two input vectors from the same sums at
+/// once, each weight row loaded once for both; the same bits as one at a time.
+pub fn hidden_layer_pair_from(net: &Net, start: &[f32], inputs: [&[f32]; 2], act: [&mut [f32]; 2]) {
+    hidden_layer_pair_from_with(kernel(), net, start, inputs, act);
+}
+
+/// [`hidden_layer_pair_from`] with a chosen kernel.
+pub fn hidden_layer_pair_from_with(
+    kernel: Kernel,
+    net: &Net,
+    start: &[f32],
+    inputs: [&[f32]; 2],
+    act: [&mut [f32]; 2],
+) {
+    assert_eq!(inputs[0].len(), inputs[1].len(), "inputs of one net");
+    assert_hidden_fits(net, inputs[0].len(), [start.len(), act[0].len(), act[1].len()]);
+    if kernel == Kernel::Avx512 && avx2::available_512() && avx2::fits_512(net, inputs[0].len()) {
+        // SAFETY: the CPU supports AVX-512F, AVX2 and POPCNT (checked just above); the
+        // shapes were checked by assert_hidden_fits and fits_512.
+        return unsafe { avx2::hidden_layer_pair_512_from(net, start, inputs, act) };
+    }
+    let [a, b] = act;
+    hidden_layer_from_with(kernel, net, start, inputs[0], a, true);
+    hidden_layer_from_with(kernel, net, start, inputs[1], b, true);
+}
+
 /// Hidden activations into `act` (`net.hidden` long): each unit's threshold plus its
 /// weighted inputs, through the logistic.
 pub fn hidden_layer(net: &Net, inputs: &[f32], act: &mut [f32]) {
@@ -559,6 +618,60 @@ mod tests {
                         hidden_layer_pair_with(k, &n, [x, y], [&mut a, &mut b]);
                         assert_eq!((bits(&a), bits(&b)), (bits(w), bits(v)), "{k:?} pair, {len}");
                     }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn layers_from_given_sums_agree_with_the_full_layer_and_across_kernels() {
+        for hidden in [8, 128, 144] {
+            let n = net(hidden);
+            let base: Vec<f32> = (0..250).map(|i| [0.0, 1.0, 0.5, 0.0, 2.5][i % 5]).collect();
+            let other: Vec<f32> = (0..250)
+                .map(|i| if i % 7 == 3 { 0.75 } else { base[i] })
+                .collect();
+            let delta: Vec<f32> = other.iter().zip(&base).map(|(a, b)| a - b).collect();
+            let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
+            let mut full = garbage(hidden);
+            hidden_layer_with(Kernel::Scalar, &n, &base, &mut full);
+            let mut full_other = garbage(hidden);
+            hidden_layer_with(Kernel::Scalar, &n, &other, &mut full_other);
+            let mut per_kernel = Vec::new();
+            for k in [Kernel::Scalar, Kernel::Avx512] {
+                // From the thresholds: the full layer, bit for bit.
+                let mut act = garbage(hidden);
+                hidden_layer_from_with(k, &n, &n.hidden_thresholds, &base, &mut act, true);
+                assert_eq!(bits(&act), bits(&full), "{k:?}, hidden {hidden}");
+                // The base's sums, then the other position from them.
+                let mut sums = garbage(hidden);
+                hidden_layer_from_with(k, &n, &n.hidden_thresholds, &base, &mut sums, false);
+                let mut again = sums.clone();
+                activate_scalar(n.beta_hidden, &mut again);
+                assert_eq!(bits(&again), bits(&full), "sums, {k:?}");
+                let mut inc = garbage(hidden);
+                hidden_layer_from_with(k, &n, &sums, &delta, &mut inc, true);
+                let worst = inc
+                    .iter()
+                    .zip(&full_other)
+                    .map(|(a, b)| (a - b).abs())
+                    .fold(0.0, f32::max);
+                assert!(worst < 1e-6, "{k:?}: incremental differs by {worst}");
+                per_kernel.push(bits(&inc));
+            }
+            assert_eq!(per_kernel[0], per_kernel[1], "kernels agree, hidden {hidden}");
+            // Two at once, in both orders, with the base itself (all differences zero).
+            let zeros = vec![0.0f32; 250];
+            let mut sums = garbage(hidden);
+            hidden_layer_from(&n, &n.hidden_thresholds, &base, &mut sums, false);
+            for k in [Kernel::Scalar, Kernel::Avx512] {
+                for (x, y, wx, wy) in [
+                    (&delta, &zeros, &per_kernel[0], &bits(&full)),
+                    (&zeros, &delta, &bits(&full), &per_kernel[0]),
+                ] {
+                    let (mut a, mut b) = (garbage(hidden), garbage(hidden));
+                    hidden_layer_pair_from_with(k, &n, &sums, [x, y], [&mut a, &mut b]);
+                    assert_eq!((&bits(&a), &bits(&b)), (wx, wy), "{k:?} pair, hidden {hidden}");
                 }
             }
         }

@@ -150,16 +150,18 @@ unsafe fn nonzero_512(inputs: &[f32], idx: *mut u32) -> usize {
 }
 
 /// The sums of `BLOCKS` × 16 hidden units (columns `j..`) in registers: each starts at
-/// its threshold and adds the listed inputs' weights in order.
+/// its value in `start` (the thresholds, or a base position's sums) and adds the listed
+/// inputs' weights in order.
 ///
 /// # Safety
-/// AVX-512F; `j + 16 * BLOCKS <= net.hidden`; every index is a row of the net and an
-/// index of `inputs`.
+/// AVX-512F; `j + 16 * BLOCKS <= net.hidden`, and `start` has `net.hidden` values;
+/// every index is a row of the net and an index of `inputs`.
 #[cfg(target_arch = "x86_64")]
 #[inline]
 #[target_feature(enable = "avx512f")]
 unsafe fn hidden_block_512<const BLOCKS: usize>(
     net: &Net,
+    start: *const f32,
     idx: &[u32],
     inputs: &[f32],
     j: usize,
@@ -167,7 +169,7 @@ unsafe fn hidden_block_512<const BLOCKS: usize>(
     use std::arch::x86_64::*;
     let h = net.hidden;
     let w = net.hidden_weights.as_ptr();
-    let t = net.hidden_thresholds.as_ptr().add(j);
+    let t = start.add(j);
     let mut acc = [_mm512_setzero_ps(); BLOCKS];
     for (k, a) in acc.iter_mut().enumerate() {
         *a = _mm512_loadu_ps(t.add(16 * k));
@@ -197,6 +199,49 @@ pub unsafe fn hidden_layer_512(net: &Net, inputs: &[f32], act: &mut [f32]) {
         hidden_layer(net, inputs, act);
         return;
     }
+    let beta = Some(net.beta_hidden);
+    hidden_512(
+        net,
+        net.hidden_thresholds.as_ptr(),
+        inputs,
+        act.as_mut_ptr(),
+        beta,
+    );
+}
+
+/// Whether [`hidden_layer_512_from`] takes inputs of this length for this net.
+pub fn fits_512(net: &Net, inputs: usize) -> bool {
+    inputs <= MAX_INPUTS && net.hidden.is_multiple_of(16)
+}
+
+/// [`hidden_layer_512`] starting from the sums `start` instead of the thresholds; the
+/// activations into `out`, or with `activate` false the sums themselves.
+///
+/// # Safety
+/// As [`hidden_layer_512`], with `start.len() == out.len() == net.hidden` and
+/// [`fits_512`].
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx2,popcnt")]
+pub unsafe fn hidden_layer_512_from(
+    net: &Net,
+    start: &[f32],
+    inputs: &[f32],
+    out: &mut [f32],
+    activate: bool,
+) {
+    let beta = activate.then_some(net.beta_hidden);
+    hidden_512(net, start.as_ptr(), inputs, out.as_mut_ptr(), beta);
+}
+
+/// The hidden layer from `start` into `out`: activations with the slope `beta`, or
+/// the sums where it is `None`.
+///
+/// # Safety
+/// As [`hidden_layer_512_from`]; `out` has `net.hidden` values.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "avx512f,avx2,popcnt")]
+unsafe fn hidden_512(net: &Net, start: *const f32, inputs: &[f32], out: *mut f32, beta: Option<f32>) {
     // Not zeroed first (that cost as much as the search): only the first n entries,
     // which nonzero_512 writes, are read.
     let mut idx = std::mem::MaybeUninit::<[u32; MAX_INPUTS + 16]>::uninit();
@@ -204,17 +249,57 @@ pub unsafe fn hidden_layer_512(net: &Net, inputs: &[f32], act: &mut [f32]) {
     let n = nonzero_512(inputs, ip);
     // SAFETY: the first n entries were written just above, each an index of `inputs`.
     let idx = std::slice::from_raw_parts(ip, n);
-    let (h, beta) = (net.hidden, net.beta_hidden);
-    let out = act.as_mut_ptr();
+    let h = net.hidden;
     let mut j = 0;
-    // SAFETY: each block covers columns j..j + 16·BLOCKS <= h = act.len().
+    // SAFETY: each block covers columns j..j + 16·BLOCKS <= h, the length of `out`.
     while j < h {
         j += match (h - j) / 16 {
-            8.. => store_activated(beta, &hidden_block_512::<8>(net, idx, inputs, j), out.add(j)),
-            4.. => store_activated(beta, &hidden_block_512::<4>(net, idx, inputs, j), out.add(j)),
-            2.. => store_activated(beta, &hidden_block_512::<2>(net, idx, inputs, j), out.add(j)),
-            _ => store_activated(beta, &hidden_block_512::<1>(net, idx, inputs, j), out.add(j)),
+            8.. => store_block(
+                beta,
+                &hidden_block_512::<8>(net, start, idx, inputs, j),
+                out.add(j),
+            ),
+            4.. => store_block(
+                beta,
+                &hidden_block_512::<4>(net, start, idx, inputs, j),
+                out.add(j),
+            ),
+            2.. => store_block(
+                beta,
+                &hidden_block_512::<2>(net, start, idx, inputs, j),
+                out.add(j),
+            ),
+            _ => store_block(
+                beta,
+                &hidden_block_512::<1>(net, start, idx, inputs, j),
+                out.add(j),
+            ),
         };
+    }
+}
+
+/// Stores `BLOCKS` × 16 sums at `out`, through the logistic when `beta` is given;
+/// returns how many.
+///
+/// # Safety
+/// AVX-512F and AVX2; `out` has room for `16 * BLOCKS` values.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "avx512f,avx2")]
+unsafe fn store_block<const BLOCKS: usize>(
+    beta: Option<f32>,
+    sums: &[std::arch::x86_64::__m512; BLOCKS],
+    out: *mut f32,
+) -> usize {
+    use std::arch::x86_64::*;
+    match beta {
+        Some(beta) => store_activated(beta, sums, out),
+        None => {
+            for (k, &x) in sums.iter().enumerate() {
+                _mm512_storeu_ps(out.add(16 * k), x);
+            }
+            16 * BLOCKS
+        }
     }
 }
 
@@ -277,6 +362,7 @@ unsafe fn nonzero_pair_512(a: &[f32], b: &[f32], idx: *mut u32) -> usize {
 #[target_feature(enable = "avx512f")]
 unsafe fn hidden_block_pair_512<const BLOCKS: usize>(
     net: &Net,
+    start: *const f32,
     idx: &[u32],
     a: &[f32],
     b: &[f32],
@@ -285,7 +371,7 @@ unsafe fn hidden_block_pair_512<const BLOCKS: usize>(
     use std::arch::x86_64::*;
     let h = net.hidden;
     let w = net.hidden_weights.as_ptr();
-    let t = net.hidden_thresholds.as_ptr().add(j);
+    let t = start.add(j);
     let mut acc_a = [_mm512_setzero_ps(); BLOCKS];
     let mut acc_b = [_mm512_setzero_ps(); BLOCKS];
     for k in 0..BLOCKS {
@@ -320,6 +406,35 @@ pub unsafe fn hidden_layer_pair_512(net: &Net, inputs: [&[f32]; 2], act: [&mut [
         hidden_layer_512(net, b, ab);
         return;
     }
+    hidden_pair_512(net, net.hidden_thresholds.as_ptr(), [a, b], [aa, ab]);
+}
+
+/// [`hidden_layer_pair_512`] with both input vectors starting from the sums `start`
+/// (see [`hidden_layer_512_from`]).
+///
+/// # Safety
+/// As [`hidden_layer_pair_512`], with `start.len() == net.hidden` and [`fits_512`].
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx2,popcnt")]
+pub unsafe fn hidden_layer_pair_512_from(
+    net: &Net,
+    start: &[f32],
+    inputs: [&[f32]; 2],
+    act: [&mut [f32]; 2],
+) {
+    hidden_pair_512(net, start.as_ptr(), inputs, act);
+}
+
+/// The pair kernel from `start`.
+///
+/// # Safety
+/// As [`hidden_layer_pair_512_from`].
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "avx512f,avx2,popcnt")]
+unsafe fn hidden_pair_512(net: &Net, start: *const f32, inputs: [&[f32]; 2], act: [&mut [f32]; 2]) {
+    let [a, b] = inputs;
+    let [aa, ab] = act;
     let mut idx = std::mem::MaybeUninit::<[u32; MAX_INPUTS + 16]>::uninit();
     let ip = idx.as_mut_ptr().cast::<u32>();
     let n = nonzero_pair_512(a, b, ip);
@@ -332,17 +447,17 @@ pub unsafe fn hidden_layer_pair_512(net: &Net, inputs: [&[f32]; 2], act: [&mut [
     while j < h {
         j += match (h - j) / 16 {
             8.. => {
-                let [x, y] = hidden_block_pair_512::<8>(net, idx, a, b, j);
+                let [x, y] = hidden_block_pair_512::<8>(net, start, idx, a, b, j);
                 store_activated(beta, &x, oa.add(j));
                 store_activated(beta, &y, ob.add(j))
             }
             4.. => {
-                let [x, y] = hidden_block_pair_512::<4>(net, idx, a, b, j);
+                let [x, y] = hidden_block_pair_512::<4>(net, start, idx, a, b, j);
                 store_activated(beta, &x, oa.add(j));
                 store_activated(beta, &y, ob.add(j))
             }
             _ => {
-                let [x, y] = hidden_block_pair_512::<1>(net, idx, a, b, j);
+                let [x, y] = hidden_block_pair_512::<1>(net, start, idx, a, b, j);
                 store_activated(beta, &x, oa.add(j));
                 store_activated(beta, &y, ob.add(j))
             }
@@ -678,5 +793,23 @@ pub unsafe fn hidden_layer_512(_: &Net, _: &[f32], _: &mut [f32]) {
 /// Not callable.
 #[cfg(not(target_arch = "x86_64"))]
 pub unsafe fn hidden_layer_pair_512(_: &Net, _: [&[f32]; 2], _: [&mut [f32]; 2]) {
+    unreachable!("AVX-512 is x86-64 only")
+}
+
+/// Stub: AVX-512 is x86-64 only.
+///
+/// # Safety
+/// Not callable.
+#[cfg(not(target_arch = "x86_64"))]
+pub unsafe fn hidden_layer_pair_512_from(_: &Net, _: &[f32], _: [&[f32]; 2], _: [&mut [f32]; 2]) {
+    unreachable!("AVX-512 is x86-64 only")
+}
+
+/// Stub: AVX-512 is x86-64 only.
+///
+/// # Safety
+/// Not callable.
+#[cfg(not(target_arch = "x86_64"))]
+pub unsafe fn hidden_layer_512_from(_: &Net, _: &[f32], _: &[f32], _: &mut [f32], _: bool) {
     unreachable!("AVX-512 is x86-64 only")
 }
