@@ -120,15 +120,18 @@ impl Evaluator {
         }
     }
 
-    /// Turns on incremental evaluation of position lists ([`Evaluator::evaluate_all`],
-    /// and so every move choice): the first net position of a list is evaluated in full
-    /// and its hidden sums kept; each following one (of the same net) adds only the
-    /// weight rows of the inputs in which it differs (about 25 of 51 for a move list),
-    /// as gnubg does when it scores moves "from base". The sums are added in another
-    /// order, so the results differ from gnubg's 0-ply values in the last bits (about
-    /// 1e-7; tests allow 1e-5) and are no longer bit-identical to
-    /// [`Evaluator::evaluate`]; still the same for the same list, whatever the threads.
-    /// Off by default.
+    /// Turns on incremental evaluation of position lists ([`Evaluator::evaluate_all`]
+    /// and what is built on it: [`Evaluator::with_values_after`], the 0-ply
+    /// [`Evaluator::best_move`], unpruned lookahead; not [`Evaluator::evaluate`] or the
+    /// pruned search, which evaluate one position at a time): the first net position of
+    /// a list is evaluated in full and its hidden sums kept (the base restarts when the
+    /// net changes); each following one adds only the weight rows of the inputs in which
+    /// it differs (about 25 of 51 for a move list), as gnubg does when it scores moves
+    /// "from base". The sums are added in another order, and a change in their last bits
+    /// can move a hidden unit's approximate reciprocal to its next step, so values differ
+    /// from gnubg's 0-ply ones by up to about 1e-4 (7.2e-5 observed; tests allow 5e-4).
+    /// The cache is neither read nor written on this path (it holds exact values), so
+    /// the results depend on the list alone, whatever the threads. Off by default.
     pub fn with_incremental(mut self, on: bool) -> Evaluator {
         self.incremental = on;
         self
@@ -277,8 +280,9 @@ impl Evaluator {
     }
 
     /// [`Evaluator::evaluate_all`] from a base position ([`Evaluator::with_incremental`]),
-    /// two positions of the same net at a time. Results are not put into the cache (it
-    /// holds exact values).
+    /// two positions of the same net at a time. The cache is not used: it holds exact
+    /// values, and a hit would also change which position becomes the base, making the
+    /// results depend on what the thread evaluated before.
     fn evaluate_all_incremental(
         &self,
         positions: &[Position],
@@ -291,12 +295,6 @@ impl Evaluator {
             // A net position waiting for a partner (its inputs in s.inputs[0]).
             let mut waiting: Option<(usize, PositionClass)> = None;
             for (i, pos) in positions.iter().enumerate() {
-                if self.cache_bits > 0 {
-                    if let Some(hit) = crate::cache::get(self.owner, self.cache_bits, pos) {
-                        results.push(hit);
-                        continue;
-                    }
-                }
                 let class = self.classify(pos);
                 if !is_net(class) {
                     results.push((self.evaluate_table(pos, class)?, class));
@@ -535,7 +533,6 @@ pub fn sorts_before(eq: f32, shape: (i32, u32), best_eq: f32, best_shape: (i32, 
     shape.0 < best_shape.0
 }
 
-/// Whether a class is evaluated by a net (rather than a table or the game's end).
 /// The index of a net class's net in the weights (as [`Evaluator::net_inputs`]).
 fn net_index(class: PositionClass) -> usize {
     match class {
@@ -545,6 +542,7 @@ fn net_index(class: PositionClass) -> usize {
     }
 }
 
+/// Whether a class is evaluated by a net (rather than a table or the game's end).
 fn is_net(class: PositionClass) -> bool {
     matches!(
         class,

@@ -247,3 +247,29 @@ fn incremental_move_lists_stay_close_to_exact() {
     eprintln!("incremental best moves: {agree}/{total} agree with gnubg's recorded choice");
     assert!(agree * 1000 >= total * 999, "{agree}/{total}");
 }
+
+/// The cache holds exact values and is not used by incremental evaluation: a cached
+/// incremental evaluator that has evaluated list members one at a time gives the same
+/// bits for the list as one without a cache.
+#[test]
+fn incremental_lists_do_not_depend_on_the_cache() {
+    let Some(plain) = gnubg_evaluator() else { return };
+    let plain = plain.with_incremental(true);
+    let cached = gnubg_evaluator().unwrap().with_cache(12).with_incremental(true);
+    let mut gen = MoveGen::new();
+    for (pos, dice) in evaluator::corpus::best_move_pairs().iter().take(50) {
+        let after: Vec<Position> = gen.positions(pos, *dice).iter().map(|r| r.swapped()).collect();
+        for p in after.iter().skip(1).step_by(2) {
+            cached.evaluate(p).unwrap();
+        }
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        plain.evaluate_all(&after, &mut a).unwrap();
+        cached.evaluate_all(&after, &mut b).unwrap();
+        let bits = |v: &[(Probabilities, PositionClass)]| {
+            v.iter()
+                .map(|(p, c)| (p.map(f32::to_bits), *c))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(bits(&a), bits(&b));
+    }
+}
