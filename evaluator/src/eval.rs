@@ -203,21 +203,23 @@ impl Evaluator {
     }
 
     /// Evaluates every position as [`Evaluator::evaluate`] does (same numbers, same
-    /// cache), into `results` in input order; positions needing the same net are run
+    /// cache; with [`Evaluator::with_incremental`] from the list's base instead, without
+    /// the cache), into `results` in input order; positions needing the same net are run
     /// through it two at a time, which shares the weight loads between them.
     pub fn evaluate_all(
         &self,
         positions: &[Position],
         results: &mut Vec<(Probabilities, PositionClass)>,
     ) -> Result<(), EvalError> {
-        if self.incremental {
-            return self.evaluate_all_incremental(positions, results);
-        }
         results.clear();
+        if self.incremental {
+            // Each list starts its own base.
+            SCRATCH.with(|s| s.borrow_mut().base.net = None);
+        }
         // A net position waiting for a partner: its index and class.
         let mut waiting: Option<(usize, PositionClass)> = None;
         for (i, pos) in positions.iter().enumerate() {
-            if self.cache_bits > 0 {
+            if self.uses_cache() {
                 if let Some(hit) = crate::cache::get(self.owner, self.cache_bits, pos) {
                     results.push(hit);
                     continue;
@@ -226,18 +228,23 @@ impl Evaluator {
             let class = self.classify(pos);
             if !is_net(class) {
                 results.push((self.evaluate_table(pos, class)?, class));
-                self.remember(pos, results[i]);
+                self.remember_listed(pos, results[i]);
                 continue;
             }
             results.push(([0.0; 5], class));
             match waiting.take() {
                 Some((j, c)) if c == class => {
                     let (mut a, mut b) = ([0f32; 5], [0f32; 5]);
-                    self.run_net_pair([&positions[j], pos], class, [&mut a, &mut b]);
+                    let pair = [&positions[j], pos];
+                    if self.incremental {
+                        self.run_pair_from_base(pair, class, [&mut a, &mut b]);
+                    } else {
+                        self.run_net_pair(pair, class, [&mut a, &mut b]);
+                    }
                     for (k, mut out) in [(j, a), (i, b)] {
                         self.finish_net(&positions[k], class, &mut out)?;
                         results[k].0 = out;
-                        self.remember(&positions[k], results[k]);
+                        self.remember_listed(&positions[k], results[k]);
                     }
                 }
                 other => {
@@ -279,78 +286,38 @@ impl Evaluator {
         })
     }
 
-    /// [`Evaluator::evaluate_all`] from a base position ([`Evaluator::with_incremental`]),
-    /// two positions of the same net at a time. The cache is not used: it holds exact
-    /// values, and a hit would also change which position becomes the base, making the
-    /// results depend on what the thread evaluated before.
-    fn evaluate_all_incremental(
-        &self,
-        positions: &[Position],
-        results: &mut Vec<(Probabilities, PositionClass)>,
-    ) -> Result<(), EvalError> {
-        results.clear();
+    /// [`Evaluator::run_net_pair`] from the list's base ([`Evaluator::with_incremental`]),
+    /// which the first of them becomes if the base is not of their net yet.
+    fn run_pair_from_base(&self, pos: [&Position; 2], class: PositionClass, out: [&mut [f32; 5]; 2]) {
         SCRATCH.with(|s| {
             let s = &mut *s.borrow_mut();
-            s.base.net = None;
-            // A net position waiting for a partner (its inputs in s.inputs[0]).
-            let mut waiting: Option<(usize, PositionClass)> = None;
-            for (i, pos) in positions.iter().enumerate() {
-                let class = self.classify(pos);
-                if !is_net(class) {
-                    results.push((self.evaluate_table(pos, class)?, class));
-                    continue;
-                }
-                results.push(([0.0; 5], class));
-                match waiting.take() {
-                    Some((j, c)) if c == class => {
-                        let k = self.net_inputs(pos, class, &mut s.inputs[1]);
-                        let net = &self.weights.nets[k];
-                        let (n, h) = (net.inputs, net.hidden);
-                        let [ia, ib] = &mut s.inputs;
-                        let [ha, hb] = &mut s.hidden;
-                        let [sums, da, db] = s.base.deltas(k, net, [&ia[..n], &ib[..n]]);
-                        let (ha, hb) = (ha.first(h), hb.first(h));
-                        crate::simd::hidden_layer_pair_from(net, sums, [da, db], [&mut *ha, &mut *hb]);
-                        let (mut a, mut b) = ([0f32; 5], [0f32; 5]);
-                        let interleaved = Some(&self.interleaved[k][..]);
-                        crate::simd::output_layer_pair(net, interleaved, [ha, hb], [&mut a, &mut b]);
-                        for (m, mut out) in [(j, a), (i, b)] {
-                            self.finish_net(&positions[m], class, &mut out)?;
-                            results[m].0 = out;
-                        }
-                    }
-                    other => {
-                        if let Some((j, c)) = other {
-                            self.incremental_single(s, &positions[j], c, &mut results[j].0)?;
-                        }
-                        self.net_inputs(pos, class, &mut s.inputs[0]);
-                        waiting = Some((i, class));
-                    }
-                }
-            }
-            if let Some((j, c)) = waiting {
-                self.incremental_single(s, &positions[j], c, &mut results[j].0)?;
-            }
-            Ok(())
-        })
+            let [ia, ib] = &mut s.inputs;
+            let k = self.net_inputs(pos[0], class, ia);
+            self.net_inputs(pos[1], class, ib);
+            let net = &self.weights.nets[k];
+            let (n, h) = (net.inputs, net.hidden);
+            let [sums, da, db] = s.base.deltas(k, net, [&ia[..n], &ib[..n]]);
+            let [ha, hb] = &mut s.hidden;
+            let (ha, hb) = (ha.first(h), hb.first(h));
+            crate::simd::hidden_layer_pair_from(net, sums, [da, db], [&mut *ha, &mut *hb]);
+            let interleaved = Some(&self.interleaved[k][..]);
+            crate::simd::output_layer_pair(net, interleaved, [ha, hb], out);
+        });
     }
 
-    /// One position from the base, its inputs already in `s.inputs[0]`.
-    fn incremental_single(
-        &self,
-        s: &mut Scratch,
-        pos: &Position,
-        class: PositionClass,
-        out: &mut Probabilities,
-    ) -> Result<(), EvalError> {
-        let k = net_index(class);
-        let net = &self.weights.nets[k];
-        let (n, h) = (net.inputs, net.hidden);
-        let [sums, delta, _] = s.base.deltas(k, net, [&s.inputs[0][..n], &[]]);
-        let act = s.hidden[0].first(h);
-        crate::simd::hidden_layer_from(net, sums, delta, act, true);
-        crate::simd::output_layer(net, Some(&self.interleaved[k]), act, out);
-        self.finish_net(pos, class, out)
+    /// [`Evaluator::run_net`] from the list's base, which the position becomes if the
+    /// base is not of its net yet.
+    fn run_from_base(&self, pos: &Position, class: PositionClass, out: &mut [f32; 5]) {
+        SCRATCH.with(|s| {
+            let s = &mut *s.borrow_mut();
+            let k = self.net_inputs(pos, class, &mut s.inputs[0]);
+            let net = &self.weights.nets[k];
+            let (n, h) = (net.inputs, net.hidden);
+            let [sums, delta, _] = s.base.deltas(k, net, [&s.inputs[0][..n], &[]]);
+            let act = s.hidden[0].first(h);
+            crate::simd::hidden_layer_from(net, sums, delta, act, true);
+            crate::simd::output_layer(net, Some(&self.interleaved[k]), act, out);
+        });
     }
 
     /// Runs one waiting net position on its own.
@@ -360,10 +327,28 @@ impl Evaluator {
         slot: &mut (Probabilities, PositionClass),
     ) -> Result<(), EvalError> {
         let class = slot.1;
-        self.run_net(pos, class, &mut slot.0);
+        if self.incremental {
+            self.run_from_base(pos, class, &mut slot.0);
+        } else {
+            self.run_net(pos, class, &mut slot.0);
+        }
         self.finish_net(pos, class, &mut slot.0)?;
-        self.remember(pos, *slot);
+        self.remember_listed(pos, *slot);
         Ok(())
+    }
+
+    /// Whether `evaluate_all` reads and writes the cache: not in incremental mode (the
+    /// cache holds exact values, and a hit would also change which position becomes the
+    /// base, making results depend on what the thread evaluated before).
+    fn uses_cache(&self) -> bool {
+        self.cache_bits > 0 && !self.incremental
+    }
+
+    /// Stores a fresh result of `evaluate_all` in the cache, if it uses one.
+    fn remember_listed(&self, pos: &Position, result: (Probabilities, PositionClass)) {
+        if self.uses_cache() {
+            self.remember(pos, result);
+        }
     }
 
     /// Stores a fresh result in the cache, if there is one.
@@ -432,19 +417,11 @@ impl Evaluator {
     /// `inputs`.
     fn net_inputs(&self, pos: &Position, class: PositionClass, inputs: &mut [f32]) -> usize {
         match class {
-            PositionClass::Race => {
-                inputs::race_inputs(pos, &mut inputs[..inputs::RACE_INPUTS]);
-                RACE
-            }
-            PositionClass::Crashed => {
-                inputs::crashed_inputs(pos, self.fixed_pip_loss, inputs);
-                CRASHED
-            }
-            _ => {
-                inputs::contact_inputs(pos, self.fixed_pip_loss, inputs);
-                CONTACT
-            }
+            PositionClass::Race => inputs::race_inputs(pos, &mut inputs[..inputs::RACE_INPUTS]),
+            PositionClass::Crashed => inputs::crashed_inputs(pos, self.fixed_pip_loss, inputs),
+            _ => inputs::contact_inputs(pos, self.fixed_pip_loss, inputs),
         }
+        net_index(class)
     }
 
     fn run_net(&self, pos: &Position, class: PositionClass, out: &mut [f32; 5]) {
@@ -533,7 +510,7 @@ pub fn sorts_before(eq: f32, shape: (i32, u32), best_eq: f32, best_shape: (i32, 
     shape.0 < best_shape.0
 }
 
-/// The index of a net class's net in the weights (as [`Evaluator::net_inputs`]).
+/// The index of a net class's net in the weights.
 fn net_index(class: PositionClass) -> usize {
     match class {
         PositionClass::Race => RACE,
