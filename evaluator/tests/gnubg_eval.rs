@@ -64,20 +64,28 @@ fn fixture_positions_match_gnubgs_recorded_outputs() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// The recorded (position, roll) rows of moves.csv that have a legal move, with the
+/// whole row (column 4: gnubg's best move, 5: its resulting position ID, 7: equity).
+fn recorded_best_moves() -> Vec<(Position, Dice, csv::StringRecord)> {
+    let mut rdr = csv::Reader::from_path(testdata("moves.csv")).unwrap();
+    rdr.records()
+        .map(Result::unwrap)
+        .filter(|row| row[3].parse::<usize>().unwrap() > 0)
+        .map(|row| {
+            let pos = Position::from_id(&row[0]).unwrap();
+            let dice = Dice::new(row[1].parse().unwrap(), row[2].parse().unwrap()).unwrap();
+            (pos, dice, row)
+        })
+        .collect()
+}
+
 #[test]
 fn fixture_best_moves_match_gnubg() {
     let Some(ev) = gnubg_evaluator() else { return };
-    let mut rdr = csv::Reader::from_path(testdata("moves.csv")).unwrap();
     let mut gen = MoveGen::new();
     let (mut agree, mut total) = (0, 0);
     let mut failures = Vec::new();
-    for row in rdr.records() {
-        let row = row.unwrap();
-        if row[3].parse::<usize>().unwrap() == 0 {
-            continue;
-        }
-        let pos = Position::from_id(&row[0]).unwrap();
-        let dice = Dice::new(row[1].parse().unwrap(), row[2].parse().unwrap()).unwrap();
+    for (pos, dice, row) in recorded_best_moves() {
         let (m, eq) = ev.best_move(&mut gen, &pos, dice).unwrap().unwrap();
         total += 1;
         if m.result.position_id() == row[5] && m.gnubg_notation() == row[4] {
@@ -231,15 +239,8 @@ fn incremental_move_lists_stay_close_to_exact() {
     );
     assert!(worst < 5e-4, "max |diff| {worst}");
     // gnubg's recorded 0-ply choices.
-    let mut rdr = csv::Reader::from_path(testdata("moves.csv")).unwrap();
     let (mut agree, mut total) = (0, 0);
-    for row in rdr.records() {
-        let row = row.unwrap();
-        if row[3].parse::<usize>().unwrap() == 0 {
-            continue;
-        }
-        let pos = Position::from_id(&row[0]).unwrap();
-        let dice = Dice::new(row[1].parse().unwrap(), row[2].parse().unwrap()).unwrap();
+    for (pos, dice, row) in recorded_best_moves() {
         let (m, _) = inc.best_move(&mut gen, &pos, dice).unwrap().unwrap();
         total += 1;
         agree += usize::from(m.result.position_id() == row[5]);
