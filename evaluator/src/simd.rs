@@ -389,11 +389,7 @@ pub fn hidden_layer_with(kernel: Kernel, net: &Net, inputs: &[f32], act: &mut [f
             // checked by assert_hidden_fits.
             unsafe { avx2::hidden_layer(net, inputs, act) }
         }
-        _ => {
-            act.copy_from_slice(&net.hidden_thresholds);
-            hidden_sums_scalar(net, inputs, act);
-            activate_scalar(net.beta_hidden, act);
-        }
+        _ => hidden_layer_from_with(Kernel::Scalar, net, &net.hidden_thresholds, inputs, act, true),
     }
 }
 
