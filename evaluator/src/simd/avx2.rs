@@ -116,9 +116,8 @@ pub unsafe fn hidden_layer(net: &Net, inputs: &[f32], sums: &mut [f32]) {
 
 /// The non-zero inputs with AVX-512 compresses (no data-dependent branches): their
 /// indices, each below `inputs.len()`, are written to the front of `idx`; returns how
-/// many. (The row loop reads
-/// each value from the inputs by its index: compressing the values too cost two more
-/// shuffle-port operations per block.)
+/// many. (The row loop reads each value from the inputs by its index: compressing the
+/// values too cost two more shuffle-port operations per block.)
 /// Each block of sixteen is compressed in a register and stored whole (a compress
 /// straight to memory is slow on Intel cores), so up to 15 entries past the count are
 /// scratch.
@@ -195,7 +194,7 @@ unsafe fn hidden_block_512<const BLOCKS: usize>(
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx2,popcnt")]
 pub unsafe fn hidden_layer_512(net: &Net, inputs: &[f32], act: &mut [f32]) {
-    if inputs.len() > MAX_INPUTS || !net.hidden.is_multiple_of(16) {
+    if !fits_512(net, inputs.len()) {
         hidden_layer(net, inputs, act);
         return;
     }
@@ -209,7 +208,8 @@ pub unsafe fn hidden_layer_512(net: &Net, inputs: &[f32], act: &mut [f32]) {
     );
 }
 
-/// Whether [`hidden_layer_512_from`] takes inputs of this length for this net.
+/// Whether the AVX-512 kernels take inputs of this length for this net (else
+/// [`hidden_layer_512`] falls back to the AVX2 kernel).
 pub fn fits_512(net: &Net, inputs: usize) -> bool {
     inputs <= MAX_INPUTS && net.hidden.is_multiple_of(16)
 }
@@ -401,7 +401,7 @@ unsafe fn hidden_block_pair_512<const BLOCKS: usize>(
 pub unsafe fn hidden_layer_pair_512(net: &Net, inputs: [&[f32]; 2], act: [&mut [f32]; 2]) {
     let [a, b] = inputs;
     let [aa, ab] = act;
-    if a.len() > MAX_INPUTS || b.len() != a.len() || !net.hidden.is_multiple_of(16) {
+    if b.len() != a.len() || !fits_512(net, a.len()) {
         hidden_layer_512(net, a, aa);
         hidden_layer_512(net, b, ab);
         return;
