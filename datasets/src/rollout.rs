@@ -319,10 +319,9 @@ impl<'a> Roller<'a> {
 pub struct LookaheadMemo {
     slots: Vec<(u32, Position, Probabilities)>,
     generation: u32,
-    /// Results waiting for evaluation, with their index among the moves and their
-    /// slot (kept to reuse the allocations).
-    missing: Vec<Position>,
-    missing_at: Vec<(usize, usize)>,
+    /// The results waiting for evaluation: their index among the moves and their slot
+    /// (kept to reuse the allocation).
+    missing: Vec<(usize, usize)>,
     /// The values of the last [`LookaheadMemo::fill`]'s results, in order.
     values: Vec<Probabilities>,
 }
@@ -379,29 +378,25 @@ impl LookaheadMemo {
     /// remembered evaluated together (see [`Evaluator::evaluate_all`]) and remembered.
     /// Each result is hashed once.
     fn fill(&mut self, ev: &Evaluator, results: &[Position]) -> Result<&[Probabilities], EvalError> {
-        let (mut missing, mut at) = (
-            std::mem::take(&mut self.missing),
-            std::mem::take(&mut self.missing_at),
-        );
+        let mut missing = std::mem::take(&mut self.missing);
         let mut values = std::mem::take(&mut self.values);
         missing.clear();
-        at.clear();
         values.clear();
         for (i, r) in results.iter().enumerate() {
             let slot = Self::slot(r);
             values.push(self.get_at(slot, r).unwrap_or_else(|| {
-                missing.push(*r);
-                at.push((i, slot));
+                missing.push((i, slot));
                 [0.0; 5]
             }));
         }
-        let done = ev.with_values_after(missing.iter().copied(), |evaluated| {
-            for (&(i, slot), (v, _)) in at.iter().zip(evaluated) {
+        let waiting = missing.iter().map(|&(i, _)| results[i]);
+        let done = ev.with_values_after(waiting, |evaluated| {
+            for (&(i, slot), (v, _)) in missing.iter().zip(evaluated) {
                 values[i] = evaluator::eval::invert(v);
                 self.slots[slot] = (self.generation, results[i], values[i]);
             }
         });
-        (self.missing, self.missing_at, self.values) = (missing, at, values);
+        (self.missing, self.values) = (missing, values);
         done.map(|()| &self.values[..])
     }
 }
