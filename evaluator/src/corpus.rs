@@ -3,6 +3,8 @@
 use board::{Dice, DiceStream, MoveGen, Position, Variant};
 
 use crate::class::{classify_shape, PositionClass};
+use crate::eval::EvalError;
+use crate::Evaluator;
 
 /// Seed of the built-in benchmark corpora.
 pub const CORPUS_SEED: u32 = 20_261_130;
@@ -12,6 +14,36 @@ pub const CORPUS_SEED: u32 = 20_261_130;
 /// seeded with `seed`. The mix covers openings, contact, hits and bar entries, races and
 /// bear-offs in the proportions random play produces.
 pub fn random_game_corpus(seed: u32, games: usize) -> Vec<(Position, Dice)> {
+    let choose = |stream: &mut DiceStream, _: &Position, _: Dice, children: &[Position]| {
+        Ok::<_, std::convert::Infallible>(children[stream.below(children.len() as u32) as usize])
+    };
+    match play_games(seed, games, choose) {
+        Ok(pairs) => pairs,
+        Err(never) => match never {},
+    }
+}
+
+/// The (position, roll) pairs met while `ev` plays `games` games against itself from
+/// the starting position, each move its 0-ply choice ([`Evaluator::best_move`]), dice
+/// from one [`DiceStream`] seeded with `seed`. With gnubg's weights and databases these
+/// are the games gnubg 0-ply plays against itself with those dice.
+pub fn self_play_corpus(ev: &Evaluator, seed: u32, games: usize) -> Result<Vec<(Position, Dice)>, EvalError> {
+    let mut gen = MoveGen::new();
+    play_games(seed, games, |_, pos, dice, children| {
+        Ok(ev
+            .best_move(&mut gen, pos, dice)?
+            .map_or(children[0], |(m, _)| m.result))
+    })
+}
+
+/// Plays `games` games from the starting position with dice from one [`DiceStream`]
+/// seeded with `seed`; `choose` picks each move from the legal results (never empty; it
+/// may draw from the stream). Returns every (position, roll) met, the side on roll first.
+fn play_games<E>(
+    seed: u32,
+    games: usize,
+    mut choose: impl FnMut(&mut DiceStream, &Position, Dice, &[Position]) -> Result<Position, E>,
+) -> Result<Vec<(Position, Dice)>, E> {
     let mut stream = DiceStream::new(seed);
     let mut gen = MoveGen::new();
     let mut out = Vec::new();
@@ -24,7 +56,7 @@ pub fn random_game_corpus(seed: u32, games: usize) -> Vec<(Position, Dice)> {
             let next = if children.is_empty() {
                 pos
             } else {
-                children[stream.below(children.len() as u32) as usize]
+                choose(&mut stream, &pos, dice, children)?
             };
             if next.on_roll().iter().all(|&n| n == 0) {
                 break;
@@ -33,7 +65,7 @@ pub fn random_game_corpus(seed: u32, games: usize) -> Vec<(Position, Dice)> {
             dice = stream.roll();
         }
     }
-    out
+    Ok(out)
 }
 
 /// The movegen benchmark corpus: 200 random games (about 19,000 pairs).

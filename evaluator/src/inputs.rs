@@ -88,7 +88,9 @@ pub fn race_inputs(pos: &Position, out: &mut [f32]) {
             block[92 + k] = f32::from(u8::from(off == k as i32 + 1));
         }
         let cross: u32 = (6..24).map(|i| u32::from(side[i]) * (i as u32 / 6)).sum();
-        block[106] = cross as f32 / 10.0;
+        // gnubg's reciprocal-math build multiplies by f32(1/10) (read off its compiled
+        // code); a true division differs in the last bit for some counts (18: 1.8).
+        block[106] = cross as f32 * (1.0 / 10.0);
     }
 }
 
@@ -145,4 +147,33 @@ fn borne_off_crashed(side: &[u8; 25], out: &mut [f32]) {
         [1.0, 1.0, (n - 10) as f32 / 5.0]
     };
     out.copy_from_slice(&v);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn position(id: &str) -> Position {
+        Position::from_id(id).unwrap()
+    }
+
+    /// Inputs whose division gnubg's `-ffast-math` build computes otherwise than its
+    /// source writes it, against the values gnubg 1.07 itself passed to its nets for
+    /// these positions (read from its input vector under a debugger on 2026-12-01; the
+    /// inputs involve no approximate reciprocal, so they are the same on every CPU).
+    #[test]
+    fn inputs_round_as_gnubgs_build_does() {
+        // Backbone of the side on roll, 1 − 9/22: gnubg 0x3f1745d1, a true division
+        // 0x3f1745d2.
+        let mut v = [0f32; 250];
+        contact_inputs(&position("sdsBEyDcDiDATQ"), false, &mut v);
+        assert_eq!(v[245].to_bits(), 0x3f1745d1);
+        // Race crossovers 18/10 for both sides: gnubg 0x3fe66667, a true division
+        // 0x3fe66666.
+        let mut v = [0f32; RACE_INPUTS];
+        race_inputs(&position("4NvgkAQfAAAAAA"), &mut v);
+        assert_eq!(v[106].to_bits(), 0x3fe66667);
+        race_inputs(&position("BwAAAL4NDkkAAA"), &mut v);
+        assert_eq!(v[213].to_bits(), 0x3fe66667);
+    }
 }

@@ -71,7 +71,10 @@ fn backgammon_probability(pos: &Position, side: usize, dbs: &BearoffDbs) -> Resu
             let sum: u64 = dist[1..=j + side].iter().map(|&v| u64::from(v)).sum();
             p += count as f32 / scale as f32 * sum as f32;
         }
-        return Ok(p / 65535.0);
+        // gnubg's reciprocal-math build multiplies by f32(1/65535) (a true division
+        // differs in the last bit, e.g. 34gA8AM+AAAAAA) and caps the result at 1 (read
+        // off its compiled code).
+        return Ok((p * (1.0 / 65535.0)).min(1.0));
     }
     fallback(winner, &escape, side, dbs)
 }

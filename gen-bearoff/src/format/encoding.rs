@@ -53,10 +53,12 @@ pub const fn equity_from_u16(u: u16) -> i16 {
     (u ^ 0x8000) as i16
 }
 
-/// gnubg's reading of a stored two-sided value (`u / 32767.5f - 1.0f`, in `f32`).
+/// gnubg's reading of a stored two-sided value: its source says `u / 32767.5f - 1.0f`;
+/// its reciprocal-math build multiplies by the `f32` reciprocal (read off its compiled
+/// code), which differs from a true division in the last bit for some values.
 #[inline]
 pub fn equity_f32(u: u16) -> f32 {
-    f32::from(u) / 32767.5f32 - 1.0f32
+    f32::from(u) * (1.0f32 / 32767.5f32) - 1.0f32
 }
 
 /// Exact value of a stored two-sided value: `(s + 0.5) / 32767.5`.
