@@ -4,25 +4,10 @@
 //! (`gnubg_os0.bd`, class bearoff1) and a two-sided one of 6 points × 6 checkers
 //! (`gnubg_ts0.bd`, class bearoff2).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use board::{Position, Side};
 use gen_bearoff::{BearoffError, OneSidedDb, TwoSidedDb};
-
-/// Where the evaluator looks for databases when no path is given: `$BGKIT_DATA`, then
-/// gnubg's Debian install locations.
-pub fn default_paths() -> (Vec<PathBuf>, Vec<PathBuf>) {
-    let mut os = Vec::new();
-    let mut ts = Vec::new();
-    if let Ok(dir) = std::env::var("BGKIT_DATA") {
-        os.push(Path::new(&dir).join("gnubg_os0.bd"));
-        ts.push(Path::new(&dir).join("gnubg_ts0.bd"));
-    }
-    os.push("/usr/share/gnubg/gnubg_os0.bd".into());
-    ts.push("/var/lib/gnubg/gnubg_ts0.bd".into());
-    ts.push("/usr/share/gnubg/gnubg_ts0.bd".into());
-    (os, ts)
-}
 
 /// The two databases gnubg's 0-ply evaluation consults.
 #[derive(Debug, Default)]

@@ -123,6 +123,25 @@ fn throughput<T: Sync>(items: &[T], min_time: Duration, work: impl Fn(&T) + Sync
     done as f64 / start.elapsed().as_secs_f64()
 }
 
+/// The signature of [`evaluation`]: a checksum (FNV-1a, hex) of every evaluation of
+/// `positions` (class and the five probabilities' bits) and every 0-ply move chosen for
+/// `pairs`, computed sequentially so that it cannot depend on scheduling.
+pub fn evaluation_signature(ev: &Evaluator, positions: &[Position], pairs: &[(Position, Dice)]) -> String {
+    let mut hash = Fnv::new();
+    for p in positions {
+        let (out, class) = ev.evaluate(p).expect("evaluation");
+        hash.word(class as u64);
+        out.iter().for_each(|v| hash.word(u64::from(v.to_bits())));
+    }
+    let mut gen = MoveGen::new();
+    for (p, d) in pairs {
+        let best = ev.best_move(&mut gen, p, *d).expect("evaluation");
+        let k = best.map_or([0u8; 10], |(m, _)| m.result.key());
+        hash.word(u64::from_le_bytes(k[..8].try_into().unwrap()));
+    }
+    format!("{:016x}", hash.0)
+}
+
 /// Static evaluations of `positions` and 0-ply best moves of `pairs`, on `threads`
 /// threads, each timed for at least `min_time`.
 pub fn evaluation(
@@ -136,19 +155,7 @@ pub fn evaluation(
         .num_threads(threads)
         .build()
         .expect("thread pool");
-    // The signature, computed once (sequentially, so it cannot depend on scheduling).
-    let mut hash = Fnv::new();
-    for p in positions {
-        let (out, class) = ev.evaluate(p).expect("evaluation");
-        hash.word(class as u64);
-        out.iter().for_each(|v| hash.word(u64::from(v.to_bits())));
-    }
-    let mut gen = MoveGen::new();
-    for (p, d) in pairs {
-        let best = ev.best_move(&mut gen, p, *d).expect("evaluation");
-        let k = best.map_or([0u8; 10], |(m, _)| m.result.key());
-        hash.word(u64::from_le_bytes(k[..8].try_into().unwrap()));
-    }
+    let signature = evaluation_signature(ev, positions, pairs);
     let (static_rate, batched_rate, move_rate) = pool.install(|| {
         let s = throughput(positions, min_time, |p| {
             std::hint::black_box(ev.evaluate(p).expect("evaluation"));
@@ -172,7 +179,7 @@ pub fn evaluation(
         static_evals_per_sec_batched: batched_rate,
         best_move_positions: pairs.len(),
         best_moves_per_sec: move_rate,
-        signature: format!("{:016x}", hash.0),
+        signature,
         kernel: format!("{:?}", crate::simd::kernel()),
     }
 }

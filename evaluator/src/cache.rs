@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use board::Position;
 
 use crate::class::PositionClass;
-use crate::eval::Probabilities;
+use crate::probabilities::Probabilities;
 
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 

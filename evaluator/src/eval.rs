@@ -15,10 +15,7 @@ use crate::race_bg::race_backgammon;
 use crate::sanity::{max_turns_of, sanity_check};
 use crate::weights::Weights;
 
-/// Cubeless probabilities from the side on roll's view:
-/// `[win, win gammon, win backgammon, lose gammon, lose backgammon]` (gammons include
-/// backgammons, as in gnubg).
-pub type Probabilities = [f32; 5];
+pub use crate::probabilities::{invert, money_equity, Probabilities};
 
 /// Index of the contact, race and crashed nets in a weights file.
 const CONTACT: usize = 0;
@@ -525,17 +522,6 @@ fn is_net(class: PositionClass) -> bool {
         class,
         PositionClass::Race | PositionClass::Crashed | PositionClass::Contact
     )
-}
-
-/// The probabilities seen from the other side.
-pub fn invert(p: &Probabilities) -> Probabilities {
-    [1.0 - p[0], p[3], p[4], p[1], p[2]]
-}
-
-/// Cubeless money equity `2·win − 1 + (wg − lg) + (wbg − lbg)`, in gnubg's `f32`
-/// operation order.
-pub fn money_equity(p: &Probabilities) -> f32 {
-    p[0] * 2.0 - 1.0 + (p[1] - p[3]) * 1.0 + (p[2] - p[4]) * 1.0
 }
 
 /// gnubg's `EvalOver` for the standard variant.

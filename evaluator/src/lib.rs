@@ -6,8 +6,10 @@ lookups) and the benchmarks that measure the engine, behind the `evaluator` comm
 
 * [`Evaluator`]: 0-ply cubeless evaluation and best moves, gnubg-exact.
 * [`weights`]: gnubg's weights files (text and binary), read and written.
-* [`inputs`], [`net`], [`simd`], [`sigmoid`]: the nets' inputs and forward pass;
-  [`aligned`]: the cache-line aligned arrays their weights live in.
+* [`inputs`], [`net`], [`simd`], [`sigmoid`]: the nets' inputs and forward pass (the
+  kernels and their scalar twin in [`simd`], composed by [`net`]); [`aligned`]: the
+  cache-line aligned arrays their weights live in.
+* [`probabilities`]: the five cubeless probabilities and the equity computed from them.
 * [`class`], [`sanity`], [`bearoff`]: classes, gnubg's corrections, database lookups.
 * [`corpus`]: fixed, reproducible position sets for benchmarks.
 * [`bench`]: the built-in benchmarks of `evaluator bench`.
@@ -26,6 +28,7 @@ pub mod eval;
 pub mod fileio;
 pub mod inputs;
 pub mod net;
+pub mod probabilities;
 mod race_bg;
 pub mod sanity;
 pub mod search;

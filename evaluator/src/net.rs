@@ -10,53 +10,10 @@
 //!   (units 0,4,8,… / 1,5,9,… / …), the lanes combined as (l0 + l1) + (l2 + l3), the
 //!   threshold added, and gnubg's scalar sigmoid applied to −β_o · total.
 //!
-//! The scalar code here is the reference; `crate::simd` holds the vector kernels,
-//! tested to agree bit for bit.
+//! The layers are computed by [`crate::simd`] (vector kernels and their scalar twin,
+//! tested to agree bit for bit); this module composes them.
 
-use crate::sigmoid::{logistic_vector_style, sigmoid};
 use crate::weights::Net;
-
-/// Adds the weighted inputs to `sums` (which must hold the thresholds), scalar.
-pub fn hidden_sums_scalar(net: &Net, inputs: &[f32], sums: &mut [f32]) {
-    let h = net.hidden;
-    for (i, &x) in inputs.iter().enumerate() {
-        if x == 0.0 {
-            continue;
-        }
-        let row = &net.hidden_weights[i * h..i * h + h];
-        if x == 1.0 {
-            sums.iter_mut().zip(row).for_each(|(s, &w)| *s += w);
-        } else {
-            sums.iter_mut().zip(row).for_each(|(s, &w)| *s += w * x);
-        }
-    }
-}
-
-/// Applies the hidden activation in place, scalar.
-pub fn activate_scalar(beta: f32, sums: &mut [f32]) {
-    sums.iter_mut()
-        .for_each(|s| *s = logistic_vector_style(*s * beta));
-}
-
-/// The five outputs from the hidden activations, with gnubg's SSE2 summation order.
-pub fn outputs(net: &Net, act: &[f32], out: &mut [f32; 5]) {
-    let h = net.hidden;
-    for (k, o) in out.iter_mut().enumerate() {
-        let row = &net.output_weights[k * h..k * h + h];
-        let mut lane = [0f32; 4];
-        let full = h / 4 * 4;
-        for j in (0..full).step_by(4) {
-            for l in 0..4 {
-                lane[l] += act[j + l] * row[j + l];
-            }
-        }
-        let mut r = (lane[0] + lane[1]) + (lane[2] + lane[3]);
-        for j in full..h {
-            r += act[j] * row[j];
-        }
-        *o = sigmoid(-net.beta_output * (r + net.output_thresholds[k]));
-    }
-}
 
 /// Evaluates a net on `inputs` into `out`, using `scratch` (resized to `hidden` floats)
 /// for the hidden layer, with the best kernel this CPU has.
@@ -95,12 +52,4 @@ pub fn evaluate_pair(
     let [a, b] = scratch;
     crate::simd::hidden_layer_pair(net, inputs, [a, b]);
     crate::simd::output_layer_pair(net, interleaved, [&a[..], &b[..]], out);
-}
-
-/// The scalar reference of [`evaluate`].
-pub fn evaluate_scalar(net: &Net, inputs: &[f32], out: &mut [f32; 5]) {
-    let mut sums = net.hidden_thresholds.clone();
-    hidden_sums_scalar(net, inputs, &mut sums);
-    activate_scalar(net.beta_hidden, &mut sums);
-    outputs(net, &sums, out);
 }

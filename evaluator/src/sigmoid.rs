@@ -6,6 +6,23 @@
 
 use std::sync::OnceLock;
 
+/// gnubg's reciprocal in the hidden layer: the SSE `rcpss`/`rcpps` approximation on
+/// x86-64 (relative error below 1.5·2⁻¹²; the exact bits are the CPU's, identical on
+/// Intel processors), an exact division elsewhere.
+#[inline(always)]
+pub fn approx_recip(x: f32) -> f32 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_cvtss_f32, _mm_rcp_ss, _mm_set_ss};
+        // SAFETY: SSE is part of the x86-64 baseline.
+        unsafe { _mm_cvtss_f32(_mm_rcp_ss(_mm_set_ss(x))) }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        1.0 / x
+    }
+}
+
 /// The exponential table.
 pub fn table() -> &'static [f32; 101] {
     static TABLE: OnceLock<[f32; 101]> = OnceLock::new();
@@ -47,14 +64,14 @@ pub fn sigmoid(x: f32) -> f32 {
 ///
 /// Debian's gnubg is built with `-ffast-math`, so the final division is the SSE
 /// approximate reciprocal (`rcpps`, about 12 bits); this uses the same instruction on
-/// x86-64 (see [`crate::simd::approx_recip`]) to reproduce gnubg bit for bit.
+/// x86-64 (see [`approx_recip`]) to reproduce gnubg bit for bit.
 #[inline]
 pub fn logistic_vector_style(x: f32) -> f32 {
     let e = table();
     let x1 = x.abs().min(10.0) * 10.0;
     let i = x1 as i32;
     let t = (x1 - i as f32) + 10.0;
-    let c = crate::simd::approx_recip(e[i as usize] * t + 1.0);
+    let c = approx_recip(e[i as usize] * t + 1.0);
     if x < 0.0 {
         c
     } else {

@@ -1,8 +1,10 @@
 //! Vector kernels, chosen once at run time, each with portable code it is tested to
 //! agree with bit for bit. All `unsafe` code of the crate lives here.
 //!
-//! * Forward pass (`avx2`): hidden layer (one position, or two sharing each weight
-//!   row), activation, output layer; the scalar reference is [`crate::net`].
+//! * Forward pass: hidden layer (one position, or two sharing each weight row) and
+//!   activation in `avx2` and `avx512`, output layer in `sse` (and `avx512`); CPU
+//!   detection in `cpu`; the scalar twin of them all is [`scalar`]. The layering is
+//!   one way: [`crate::sigmoid`] and [`crate::weights`] below, `crate::net` above.
 //! * Contact features: slot bit masks ([`slot_masks`], SSE2), weighted checker sums
 //!   (`sums`, SSE2), the PIPLOSS/P1/P2 shot count (`shots`, AVX-512 with one roll per
 //!   lane), mobility and containment (`escapes`, AVX-512 with one checker position per
@@ -12,18 +14,28 @@
 //! falls back to the best available one below it. (SSE2 is part of x86-64 and always
 //! used there.)
 
+#[cfg(target_arch = "x86_64")]
 mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod avx512;
+mod cpu;
 mod escapes;
+pub mod scalar;
 mod shots;
+#[cfg(target_arch = "x86_64")]
+mod sse;
 mod sums;
+#[cfg(test)]
+mod tests;
 
 pub use escapes::{EscapeSums, TABLE_BYTES as ESCAPE_TABLE_BYTES};
 pub use shots::ShotMasks;
 pub use sums::{beyond, checker_total, side_sums, SideSums};
 
+pub use crate::sigmoid::approx_recip;
+
 use std::sync::OnceLock;
 
-use crate::net::{activate_scalar, hidden_sums_scalar};
 use crate::weights::Net;
 
 /// The kernels available.
@@ -45,29 +57,12 @@ pub fn kernel() -> Kernel {
         let wanted = std::env::var("BGKIT_SIMD").unwrap_or_default();
         match wanted.as_str() {
             "scalar" => Kernel::Scalar,
-            "avx2" if avx2::available() => Kernel::Avx2,
-            _ if avx2::available_512() && wanted != "avx2" => Kernel::Avx512,
-            _ if avx2::available() => Kernel::Avx2,
+            "avx2" if cpu::has_avx2() => Kernel::Avx2,
+            _ if cpu::has_avx512() && wanted != "avx2" => Kernel::Avx512,
+            _ if cpu::has_avx2() => Kernel::Avx2,
             _ => Kernel::Scalar,
         }
     })
-}
-
-/// gnubg's reciprocal in the hidden layer: the SSE `rcpss`/`rcpps` approximation on
-/// x86-64 (relative error below 1.5·2⁻¹²; the exact bits are the CPU's, identical on
-/// Intel processors), an exact division elsewhere.
-#[inline(always)]
-pub fn approx_recip(x: f32) -> f32 {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{_mm_cvtss_f32, _mm_rcp_ss, _mm_set_ss};
-        // SAFETY: SSE is part of the x86-64 baseline.
-        unsafe { _mm_cvtss_f32(_mm_rcp_ss(_mm_set_ss(x))) }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        1.0 / x
-    }
 }
 
 /// The output layer (gnubg's SSE summation order); SSE on x86-64, scalar elsewhere.
@@ -80,15 +75,15 @@ pub fn output_layer(net: &Net, interleaved: Option<&[f32]>, act: &[f32], out: &m
         if let Some(w) = interleaved.filter(|w| interleaved_fits(net, w)) {
             // SAFETY: the Avx512 kernel is only chosen where AVX-512F is present; `w`
             // has the interleaved layout's length.
-            return unsafe { avx2::outputs_512(net, w, [act], [out]) };
+            return unsafe { avx512::outputs_512(net, w, [act], [out]) };
         }
         // SAFETY: SSE is part of the x86-64 baseline.
-        unsafe { avx2::outputs(net, act, out) }
+        unsafe { sse::outputs(net, act, out) }
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
         let _ = interleaved;
-        crate::net::outputs(net, act, out)
+        scalar::outputs(net, act, out)
     }
 }
 
@@ -269,10 +264,11 @@ pub fn hidden_layer_pair_with(kernel: Kernel, net: &Net, inputs: [&[f32]; 2], ac
     assert_eq!(inputs[0].len(), inputs[1].len(), "inputs of one net");
     assert_hidden_fits(net, inputs[0].len(), act.iter().map(|a| a.len()));
     match kernel {
-        Kernel::Avx512 if avx2::available_512() => {
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx512 if cpu::has_avx512() => {
             // SAFETY: the CPU supports AVX-512F, AVX2 and POPCNT (checked just above);
             // the shapes were checked by assert_hidden_fits.
-            unsafe { avx2::hidden_layer_pair_512(net, inputs, act) }
+            unsafe { avx512::hidden_layer_pair_512(net, inputs, act) }
         }
         _ => {
             let [a, b] = act;
@@ -290,24 +286,35 @@ pub fn output_layer_pair(net: &Net, interleaved: Option<&[f32]>, act: [&[f32]; 2
     {
         if let Some(w) = interleaved.filter(|w| interleaved_fits(net, w)) {
             // SAFETY: as in output_layer.
-            return unsafe { avx2::outputs_512(net, w, act, out) };
+            return unsafe { avx512::outputs_512(net, w, act, out) };
         }
         // SAFETY: SSE is part of the x86-64 baseline.
-        unsafe { avx2::outputs_pair(net, act, out) }
+        unsafe { sse::outputs_pair(net, act, out) }
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
         let _ = interleaved;
         let [a, b] = out;
-        crate::net::outputs(net, act[0], a);
-        crate::net::outputs(net, act[1], b);
+        scalar::outputs(net, act[0], a);
+        scalar::outputs(net, act[1], b);
     }
 }
 
 /// Output weights laid out for the AVX-512 output kernel of [`output_layer`] and
 /// [`output_layer_pair`].
 pub fn interleave_outputs(net: &Net) -> Vec<f32> {
-    avx2::interleave_outputs(net)
+    let h = net.hidden;
+    let full = h / 4 * 4;
+    let mut v = Vec::with_capacity(4 * full);
+    if net.outputs < 4 {
+        return v;
+    }
+    for j in (0..full).step_by(4) {
+        for k in 0..4 {
+            v.extend_from_slice(&net.output_weights[k * h + j..k * h + j + 4]);
+        }
+    }
+    v
 }
 
 /// [`hidden_layer`] starting from the sums `start` instead of the net's thresholds,
@@ -331,15 +338,16 @@ pub fn hidden_layer_from_with(
     activate: bool,
 ) {
     assert_hidden_fits(net, inputs.len(), [start.len(), out.len()]);
-    if kernel == Kernel::Avx512 && avx2::available_512() && avx2::fits_512(net, inputs.len()) {
+    #[cfg(target_arch = "x86_64")]
+    if kernel == Kernel::Avx512 && cpu::has_avx512() && avx512::fits_512(net, inputs.len()) {
         // SAFETY: the CPU supports AVX-512F, AVX2 and POPCNT (checked just above); the
         // shapes were checked by assert_hidden_fits and fits_512.
-        return unsafe { avx2::hidden_layer_512_from(net, start, inputs, out, activate) };
+        return unsafe { avx512::hidden_layer_512_from(net, start, inputs, out, activate) };
     }
     out.copy_from_slice(start);
-    hidden_sums_scalar(net, inputs, out);
+    scalar::hidden_sums(net, inputs, out);
     if activate {
-        activate_scalar(net.beta_hidden, out);
+        scalar::activate(net.beta_hidden, out);
     }
 }
 
@@ -359,10 +367,11 @@ pub fn hidden_layer_pair_from_with(
 ) {
     assert_eq!(inputs[0].len(), inputs[1].len(), "inputs of one net");
     assert_hidden_fits(net, inputs[0].len(), [start.len(), act[0].len(), act[1].len()]);
-    if kernel == Kernel::Avx512 && avx2::available_512() && avx2::fits_512(net, inputs[0].len()) {
+    #[cfg(target_arch = "x86_64")]
+    if kernel == Kernel::Avx512 && cpu::has_avx512() && avx512::fits_512(net, inputs[0].len()) {
         // SAFETY: the CPU supports AVX-512F, AVX2 and POPCNT (checked just above); the
         // shapes were checked by assert_hidden_fits and fits_512.
-        return unsafe { avx2::hidden_layer_pair_512_from(net, start, inputs, act) };
+        return unsafe { avx512::hidden_layer_pair_512_from(net, start, inputs, act) };
     }
     let [a, b] = act;
     hidden_layer_from_with(kernel, net, start, inputs[0], a, true);
@@ -379,318 +388,18 @@ pub fn hidden_layer(net: &Net, inputs: &[f32], act: &mut [f32]) {
 pub fn hidden_layer_with(kernel: Kernel, net: &Net, inputs: &[f32], act: &mut [f32]) {
     assert_hidden_fits(net, inputs.len(), [act.len()]);
     match kernel {
-        Kernel::Avx512 if avx2::available_512() => {
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx512 if cpu::has_avx512() => {
             // SAFETY: the CPU supports AVX-512F, AVX2 and POPCNT (checked just above);
             // the shapes were checked by assert_hidden_fits.
-            unsafe { avx2::hidden_layer_512(net, inputs, act) }
+            unsafe { avx512::hidden_layer_512(net, inputs, act) }
         }
-        Kernel::Avx2 if avx2::available() => {
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx2 if cpu::has_avx2() => {
             // SAFETY: the CPU supports AVX2 (checked just above); the shapes were
             // checked by assert_hidden_fits.
             unsafe { avx2::hidden_layer(net, inputs, act) }
         }
         _ => hidden_layer_from_with(Kernel::Scalar, net, &net.hidden_thresholds, inputs, act, true),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A net with irregular weights and a hidden size that is not a multiple of 8.
-    fn net(hidden: usize) -> Net {
-        net_with_inputs(250, hidden)
-    }
-
-    fn net_with_inputs(inputs: usize, hidden: usize) -> Net {
-        let mut n = Net::zeros(inputs, hidden, 5);
-        let mut x = 12345u32;
-        let mut next = || {
-            x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
-            (x >> 8) as f32 / (1 << 24) as f32 * 8.0 - 4.0
-        };
-        n.hidden_weights.iter_mut().for_each(|w| *w = next());
-        n.hidden_thresholds.iter_mut().for_each(|w| *w = next() * 10.0);
-        n
-    }
-
-    #[test]
-    fn vector_and_scalar_reciprocals_agree_bit_for_bit() {
-        if !avx2::available() {
-            eprintln!("skipping: no AVX2");
-            return;
-        }
-        let mut x = 1.0f32;
-        while x < 20000.0 {
-            let v = [
-                x,
-                x * 1.0001,
-                x * 1.3,
-                x * 1.7,
-                x * 2.1,
-                x * 3.3,
-                x * 5.5,
-                x * 7.9,
-            ];
-            // SAFETY: AVX2 checked above.
-            let got = unsafe { avx2::recip8(v) };
-            for (g, &y) in got.iter().zip(&v) {
-                assert_eq!(g.to_bits(), approx_recip(y).to_bits(), "{y}");
-            }
-            x *= 1.000_37;
-        }
-    }
-
-    #[test]
-    #[cfg(target_arch = "x86_64")]
-    fn four_lane_sigmoid_agrees_bit_for_bit_with_scalar() {
-        use std::arch::x86_64::*;
-        let mut xs: Vec<f32> = vec![
-            0.0, -0.0, 10.0, -10.0, 9.999_999, -9.999_999, 1e-30, -1e-30, 1e30, -1e30,
-        ];
-        xs.extend([
-            f32::INFINITY,
-            f32::NEG_INFINITY,
-            f32::MIN_POSITIVE,
-            0.1,
-            -0.1,
-            9.95,
-            -9.95,
-        ]);
-        // A fine sweep across the table's range and past it, and bit patterns in between.
-        xs.extend((-130_000..=130_000).map(|k| k as f32 * 1e-4));
-        let mut b = 0x3a00_0000u32;
-        while b < 0x4200_0000 {
-            xs.extend([f32::from_bits(b), -f32::from_bits(b)]);
-            b += 997;
-        }
-        for chunk in xs.chunks(4) {
-            let mut v = [0.5f32; 4];
-            v[..chunk.len()].copy_from_slice(chunk);
-            let mut got = [0f32; 4];
-            // SAFETY: SSE2 is part of x86-64.
-            unsafe { _mm_storeu_ps(got.as_mut_ptr(), avx2::sigmoid_ps(_mm_loadu_ps(v.as_ptr()))) };
-            for (g, &x) in got.iter().zip(&v) {
-                assert_eq!(
-                    g.to_bits(),
-                    crate::sigmoid::sigmoid(x).to_bits(),
-                    "sigmoid({x:e})"
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn slot_masks_agree_with_the_portable_code() {
-        let mut side = [0u8; 25];
-        for k in 0..2000u32 {
-            side[(k * 7 % 25) as usize] = (k * 13 % 16) as u8;
-            assert_eq!(slot_masks(&side), slot_masks_scalar(&side), "{side:?}");
-        }
-        let start = [
-            0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0,
-        ];
-        let m = slot_masks(&start);
-        assert_eq!(
-            (m.any, m.one, m.two, m.made),
-            (0x80_10a0, 0, 0x80_0000, 0x80_10a0)
-        );
-    }
-
-    /// An activation buffer full of NaNs: every kernel must write all of it (from the
-    /// net's thresholds), whatever it held.
-    fn garbage(hidden: usize) -> Vec<f32> {
-        vec![f32::NAN; hidden]
-    }
-
-    #[test]
-    fn every_kernel_agrees_bit_for_bit_with_scalar() {
-        for hidden in [5, 8, 13, 16, 32, 48, 64, 72, 128, 131, 144, 176, 256] {
-            let n = net(hidden);
-            let inputs: Vec<f32> = (0..250)
-                .map(|i| [0.0, 1.0, 0.5, 2.5, 0.0, 0.123][i % 6])
-                .collect();
-            let mut want = garbage(hidden);
-            hidden_layer_with(Kernel::Scalar, &n, &inputs, &mut want);
-            let mut scalar_out = [0f32; 5];
-            crate::net::outputs(&n, &want, &mut scalar_out);
-            let mut fast_out = [0f32; 5];
-            output_layer(&n, None, &want, &mut fast_out);
-            assert_eq!(
-                scalar_out.map(f32::to_bits),
-                fast_out.map(f32::to_bits),
-                "outputs, hidden {hidden}"
-            );
-            // The interleaved layout (the AVX-512 output kernel where present).
-            let interleaved = interleave_outputs(&n);
-            let mut laid_out = [0f32; 5];
-            output_layer(&n, Some(&interleaved), &want, &mut laid_out);
-            assert_eq!(
-                scalar_out.map(f32::to_bits),
-                laid_out.map(f32::to_bits),
-                "interleaved outputs, hidden {hidden}"
-            );
-            for k in [Kernel::Avx2, Kernel::Avx512] {
-                let ok = match k {
-                    Kernel::Avx512 => avx2::available_512(),
-                    _ => avx2::available(),
-                };
-                if !ok {
-                    eprintln!("skipping {k:?}: not supported here");
-                    continue;
-                }
-                let mut got = garbage(hidden);
-                hidden_layer_with(k, &n, &inputs, &mut got);
-                let same = want.iter().zip(&got).all(|(a, b)| a.to_bits() == b.to_bits());
-                assert!(same, "{k:?} differs at hidden size {hidden}");
-                // In a pair, with zeros in different places in the partner's inputs
-                // (and this one first or second).
-                let other: Vec<f32> = (0..250).map(|i| [0.75, 0.0, 1.0, 0.0][i % 4]).collect();
-                let mut want_other = garbage(hidden);
-                hidden_layer_with(Kernel::Scalar, &n, &other, &mut want_other);
-                let (mut x, mut y) = (garbage(hidden), garbage(hidden));
-                hidden_layer_pair_with(k, &n, [&inputs, &other], [&mut x, &mut y]);
-                let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
-                assert_eq!(
-                    (bits(&x), bits(&y)),
-                    (bits(&want), bits(&want_other)),
-                    "{k:?} pair, hidden {hidden}"
-                );
-                let (mut x, mut y) = (garbage(hidden), garbage(hidden));
-                hidden_layer_pair_with(k, &n, [&other, &inputs], [&mut x, &mut y]);
-                assert_eq!(
-                    (bits(&x), bits(&y)),
-                    (bits(&want_other), bits(&want)),
-                    "{k:?} pair, hidden {hidden}"
-                );
-                let mut single = [0f32; 5];
-                output_layer(&n, None, &want_other, &mut single);
-                for layout in [None, Some(&interleaved[..])] {
-                    let (mut o1, mut o2) = ([0f32; 5], [0f32; 5]);
-                    output_layer_pair(&n, layout, [&want, &want_other], [&mut o1, &mut o2]);
-                    assert_eq!(
-                        (o1.map(f32::to_bits), o2.map(f32::to_bits)),
-                        (fast_out.map(f32::to_bits), single.map(f32::to_bits))
-                    );
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn every_kernel_agrees_on_any_input_length_and_sparsity() {
-        for len in [7, 16, 200, 214, 250, 256] {
-            let n = net_with_inputs(len, 128);
-            let dense: Vec<f32> = (0..len).map(|i| [0.25, 1.0, -3.0][i % 3]).collect();
-            let zeros = vec![0.0f32; len];
-            // Non-zero only in the last block of sixteen (partly masked when len is not a
-            // multiple of 16).
-            let tail: Vec<f32> = (0..len)
-                .map(|i| {
-                    if i >= len / 16 * 16 && i % 2 == 0 {
-                        1.5
-                    } else {
-                        0.0
-                    }
-                })
-                .collect();
-            let inputs = [dense, zeros, tail];
-            let want: Vec<Vec<f32>> = inputs
-                .iter()
-                .map(|x| {
-                    let mut a = garbage(128);
-                    hidden_layer_with(Kernel::Scalar, &n, x, &mut a);
-                    a
-                })
-                .collect();
-            let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
-            for k in [Kernel::Avx2, Kernel::Avx512] {
-                for (x, w) in inputs.iter().zip(&want) {
-                    let mut got = garbage(128);
-                    hidden_layer_with(k, &n, x, &mut got);
-                    assert_eq!(bits(&got), bits(w), "{k:?}, {len} inputs");
-                    for (y, v) in inputs.iter().zip(&want) {
-                        let (mut a, mut b) = (garbage(128), garbage(128));
-                        hidden_layer_pair_with(k, &n, [x, y], [&mut a, &mut b]);
-                        assert_eq!((bits(&a), bits(&b)), (bits(w), bits(v)), "{k:?} pair, {len}");
-                    }
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn layers_from_given_sums_agree_with_the_full_layer_and_across_kernels() {
-        for hidden in [8, 128, 144] {
-            let n = net(hidden);
-            let base: Vec<f32> = (0..250).map(|i| [0.0, 1.0, 0.5, 0.0, 2.5][i % 5]).collect();
-            let other: Vec<f32> = (0..250)
-                .map(|i| if i % 7 == 3 { 0.75 } else { base[i] })
-                .collect();
-            let delta: Vec<f32> = other.iter().zip(&base).map(|(a, b)| a - b).collect();
-            let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
-            let mut full = garbage(hidden);
-            hidden_layer_with(Kernel::Scalar, &n, &base, &mut full);
-            let mut full_other = garbage(hidden);
-            hidden_layer_with(Kernel::Scalar, &n, &other, &mut full_other);
-            let mut per_kernel = Vec::new();
-            for k in [Kernel::Scalar, Kernel::Avx512] {
-                // From the thresholds: the full layer, bit for bit.
-                let mut act = garbage(hidden);
-                hidden_layer_from_with(k, &n, &n.hidden_thresholds, &base, &mut act, true);
-                assert_eq!(bits(&act), bits(&full), "{k:?}, hidden {hidden}");
-                // The base's sums, then the other position from them.
-                let mut sums = garbage(hidden);
-                hidden_layer_from_with(k, &n, &n.hidden_thresholds, &base, &mut sums, false);
-                let mut again = sums.clone();
-                activate_scalar(n.beta_hidden, &mut again);
-                assert_eq!(bits(&again), bits(&full), "sums, {k:?}");
-                let mut inc = garbage(hidden);
-                hidden_layer_from_with(k, &n, &sums, &delta, &mut inc, true);
-                let worst = inc
-                    .iter()
-                    .zip(&full_other)
-                    .map(|(a, b)| (a - b).abs())
-                    .fold(0.0, f32::max);
-                assert!(worst < 1e-6, "{k:?}: incremental differs by {worst}");
-                per_kernel.push(bits(&inc));
-            }
-            assert_eq!(per_kernel[0], per_kernel[1], "kernels agree, hidden {hidden}");
-            // Two at once, in both orders, with the base itself (all differences zero).
-            let zeros = vec![0.0f32; 250];
-            let mut sums = garbage(hidden);
-            hidden_layer_from(&n, &n.hidden_thresholds, &base, &mut sums, false);
-            for k in [Kernel::Scalar, Kernel::Avx512] {
-                for (x, y, wx, wy) in [
-                    (&delta, &zeros, &per_kernel[0], &bits(&full)),
-                    (&zeros, &delta, &bits(&full), &per_kernel[0]),
-                ] {
-                    let (mut a, mut b) = (garbage(hidden), garbage(hidden));
-                    hidden_layer_pair_from_with(k, &n, &sums, [x, y], [&mut a, &mut b]);
-                    assert_eq!((&bits(&a), &bits(&b)), (wx, wy), "{k:?} pair, hidden {hidden}");
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn every_kernel_refuses_more_inputs_than_the_net_has_rows_for() {
-        let n = net(128);
-        let too_many = vec![1.0f32; n.inputs + 1];
-        for kernel in [Kernel::Scalar, Kernel::Avx2, Kernel::Avx512] {
-            let single = std::panic::catch_unwind(|| {
-                hidden_layer_with(kernel, &n, &too_many, &mut vec![0.0; 128]);
-            });
-            let pair = std::panic::catch_unwind(|| {
-                let (mut a, mut b) = (vec![0.0; 128], vec![0.0; 128]);
-                hidden_layer_pair_with(kernel, &n, [&too_many, &too_many], [&mut a, &mut b]);
-            });
-            // Refused by the check itself, not by some later panic.
-            for (what, r) in [("single", single), ("pair", pair)] {
-                let message = r.expect_err(what);
-                let message = message.downcast_ref::<&str>().copied().unwrap_or_default();
-                assert_eq!(message, "a row of hidden weights per input", "{kernel:?} {what}");
-            }
-        }
     }
 }

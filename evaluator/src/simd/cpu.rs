@@ -1,0 +1,31 @@
+//! Which vector instructions this CPU runs (detected at run time), and the shape limits
+//! the register-blocked kernels share.
+
+/// Inputs a net may have for the register-blocked kernels.
+pub const MAX_INPUTS: usize = 256;
+
+/// Whether this CPU runs AVX2.
+pub fn has_avx2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// Whether this CPU runs AVX-512F (and AVX2 and POPCNT, which every such CPU has).
+pub fn has_avx512() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        has_avx2()
+            && std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("popcnt")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
