@@ -40,15 +40,17 @@ mod position;
 mod position_id;
 pub mod records;
 mod render;
+mod step;
 mod variant;
 mod xgid;
 
 pub use dice::{Dice, DiceError, DiceStream, Mt19937};
 pub use match_id::{CubeOwner, GameState, MatchIdError, MatchState, MATCH_ID_LEN};
-pub use movegen::{perft, Move, MoveGen, Step};
+pub use movegen::{perft, Move, MoveGen};
 pub use parse_move::MoveParseError;
 pub use position::{pip_count, Player, Position, PositionError, Side, BAR, MAX_CHECKERS, SLOTS};
 pub use position_id::{PositionIdError, POSITION_ID_LEN};
 pub use render::render;
+pub use step::Step;
 pub use variant::Variant;
 pub use xgid::{Xgid, XgidError};

@@ -2,8 +2,9 @@
 //! [`GamePlay`] recorder, and move checking.
 
 use crate::dice::Dice;
-use crate::movegen::{Move, Step};
+use crate::movegen::Move;
 use crate::position::{Position, BAR};
+use crate::step::Step;
 use crate::variant::Variant;
 
 use super::error::RecordError;

@@ -4,7 +4,8 @@
 use std::fmt;
 
 use crate::dice::Dice;
-use crate::movegen::{Move, Step};
+use crate::movegen::Move;
+use crate::step::Step;
 use crate::variant::Variant;
 
 /// One of the two players of a record, by gnubg's numbering.
