@@ -335,11 +335,6 @@ impl MatchRecord {
         }
     }
 
-    /// Whether this is money play (no match length).
-    pub fn is_money(&self) -> bool {
-        self.match_length == 0
-    }
-
     /// The score after the last finished game (White's first): the score the next
     /// game starts at.
     pub fn score_after(&self) -> [u32; 2] {
