@@ -1,6 +1,7 @@
 /*!
 The rules of backgammon for bgkit: positions in gnubg's layout, legal move generation,
-gnubg Position and Match IDs, XGIDs, move notation, and reproducible dice.
+gnubg Position and Match IDs, XGIDs, move notation, reproducible dice, and game records
+(matches checked against the rules, read and written as SGF and Jellyfish `.mat`).
 
 Every other bgkit crate builds on this one; it depends on no other bgkit crate.
 
@@ -10,11 +11,15 @@ Every other bgkit crate builds on this one; it depends on no other bgkit crate.
   then the bar), `sides[1]` on roll, as gnubg's `TanBoard`; always valid.
 * [`Variant`]: backgammon, nackgammon, hypergammon 1-3 and their starting positions.
 * [`MoveGen`], [`Position::legal_moves`]: every legal move, one per distinct resulting
-  position, in gnubg's order; [`perft`] counts game trees.
+  position, in gnubg's order; a [`Move`] is its [`Step`]s (one checker movement per
+  die) and the position it leads to; [`perft`] counts game trees.
 * [`Position::position_id`], [`Position::from_id`], [`MatchState`], [`Xgid`]: IDs.
 * [`notation`]: standard and gnubg-style move text; [`Position::parse_move`] reads it
   back into a legal move.
 * [`Dice`], [`DiceStream`]: rolls and a seeded MT19937 dice stream.
+* [`records`]: matches and money sessions as data, replayed and validated against the
+  rules, and their SGF and `.mat` files.
+* [`render()`]: a position drawn as text.
 
 # Example
 
@@ -40,15 +45,17 @@ mod position;
 mod position_id;
 pub mod records;
 mod render;
+mod step;
 mod variant;
 mod xgid;
 
 pub use dice::{Dice, DiceError, DiceStream, Mt19937};
 pub use match_id::{CubeOwner, GameState, MatchIdError, MatchState, MATCH_ID_LEN};
-pub use movegen::{perft, Move, MoveGen, Step};
+pub use movegen::{perft, Move, MoveGen};
 pub use parse_move::MoveParseError;
 pub use position::{pip_count, Player, Position, PositionError, Side, BAR, MAX_CHECKERS, SLOTS};
 pub use position_id::{PositionIdError, POSITION_ID_LEN};
 pub use render::render;
+pub use step::Step;
 pub use variant::Variant;
 pub use xgid::{Xgid, XgidError};

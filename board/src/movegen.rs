@@ -17,18 +17,7 @@
 
 use crate::dice::Dice;
 use crate::position::{Position, BAR};
-
-/// One checker movement, in point numbers of the player who moves: `from` is 1..=25
-/// (25 = the bar), `to` is 0..=24 (0 = borne off).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Step {
-    /// Starting point (25 = bar).
-    pub from: u8,
-    /// Landing point (0 = off).
-    pub to: u8,
-    /// The landing point held a single opposing checker, which went to the bar.
-    pub hit: bool,
-}
+use crate::step::Step;
 
 /// A legal move: its checker movements, in the order played, and the position it
 /// leads to.

@@ -28,7 +28,7 @@
 
 use std::fmt::Write;
 
-use crate::movegen::Step;
+use crate::step::Step;
 
 /// One checker's path after joining steps: its points (first = start, last = end) and
 /// which of them (after the first) are written with `*`.

@@ -14,8 +14,9 @@
 //! move of the roll reaches exactly that position.
 
 use crate::dice::Dice;
-use crate::movegen::{Move, Step};
+use crate::movegen::Move;
 use crate::position::{Position, BAR};
+use crate::step::Step;
 
 /// Why a move text was rejected.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

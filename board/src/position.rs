@@ -194,18 +194,6 @@ pub fn pip_count(side: &Side) -> u32 {
         .sum()
 }
 
-impl fmt::Debug for Position {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Position({})", self.position_id())
-    }
-}
-
-impl fmt::Display for Position {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.position_id())
-    }
-}
-
 /// Builds a side from (point, checkers) pairs; point 25 is the bar (tests only).
 #[cfg(test)]
 pub(crate) fn side_of(points: &[(usize, u8)]) -> Side {

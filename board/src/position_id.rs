@@ -4,6 +4,10 @@
 //! of its 25 slots (points 1..=24, then the bar) as one `1` bit per checker followed by
 //! a `0` bit. Bits fill the 10 key bytes least significant bit first. The ID is the
 //! Base64 text of the key without the `==` padding.
+//!
+//! The ID is also a [`Position`]'s text: its `Display` and `Debug` forms and `FromStr`.
+
+use std::fmt;
 
 use crate::base64;
 use crate::position::{Position, PositionError, Side, SLOTS};
@@ -145,6 +149,20 @@ impl Position {
                 reason,
             },
         })
+    }
+}
+
+// A position's text forms are its Position ID.
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({})", self.position_id())
+    }
+}
+
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.position_id())
     }
 }
 

@@ -43,7 +43,7 @@
 //! gnubg 1.07 was the oracle for both writers: it loads bgkit's files to the same
 //! positions, results and scores as bgkit's replay, its `.mat` export of the same
 //! matches is byte for byte bgkit's except where gnubg is wrong (see [`mat`]), and its
-//! own exports read back to the same games (`board/tests/records_gnubg.rs`).
+//! own exports read back to the same games (`board/tests/records_gnubg/`).
 //!
 //! # Checking
 //!

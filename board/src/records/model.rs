@@ -4,7 +4,8 @@
 use std::fmt;
 
 use crate::dice::Dice;
-use crate::movegen::{Move, Step};
+use crate::movegen::Move;
+use crate::step::Step;
 use crate::variant::Variant;
 
 /// One of the two players of a record, by gnubg's numbering.
@@ -332,11 +333,6 @@ impl MatchRecord {
             info: MatchInfo::default(),
             games: Vec::new(),
         }
-    }
-
-    /// Whether this is money play (no match length).
-    pub fn is_money(&self) -> bool {
-        self.match_length == 0
     }
 
     /// The score after the last finished game (White's first): the score the next

@@ -17,8 +17,9 @@
 //!    position must remain; its steps are returned chain by chain.
 
 use crate::dice::Dice;
-use crate::movegen::{Move, Step};
+use crate::movegen::Move;
 use crate::position::{Position, BAR};
+use crate::step::Step;
 
 /// The legal moves and the steps that describe the pairs, or why they describe none.
 pub(crate) fn resolve(pos: &Position, dice: Dice, pairs: &[(u8, u8)]) -> Result<Vec<Step>, String> {
