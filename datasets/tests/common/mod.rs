@@ -1,6 +1,6 @@
 //! Helpers shared by the integration tests: gnubg's files, evaluators, test positions.
 
-#![allow(dead_code)]
+#![allow(dead_code, unused_imports)]
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -10,23 +10,7 @@ use evaluator::bearoff::BearoffDbs;
 use evaluator::weights::Weights;
 use evaluator::Evaluator;
 
-pub const WD: &str = "/usr/lib/gnubg/gnubg.wd";
-pub const OS: &str = "/usr/share/gnubg/gnubg_os0.bd";
-pub const TS: &str = "/var/lib/gnubg/gnubg_ts0.bd";
-
-/// True when every path exists. Missing files fail the test under
-/// `BGKIT_REQUIRE_GNUBG=1` (CI) and skip it otherwise.
-pub fn have(paths: &[&str]) -> bool {
-    let missing: Vec<&&str> = paths.iter().filter(|p| !Path::new(p).exists()).collect();
-    if missing.is_empty() {
-        return true;
-    }
-    if std::env::var("BGKIT_REQUIRE_GNUBG").as_deref() == Ok("1") {
-        panic!("gnubg files missing: {missing:?} (BGKIT_REQUIRE_GNUBG=1)");
-    }
-    eprintln!("skipping: gnubg files missing: {missing:?} (set BGKIT_REQUIRE_GNUBG=1 to fail instead)");
-    false
-}
+pub use test_support::{have, OS, TS, WD};
 
 /// An evaluator with Debian's gnubg weights and bearoff databases.
 pub fn gnubg_evaluator() -> Option<Evaluator> {
@@ -39,10 +23,7 @@ pub fn gnubg_evaluator() -> Option<Evaluator> {
 
 /// A fresh scratch directory for one test.
 pub fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bgkit-datasets-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    test_support::scratch("datasets", name)
 }
 
 pub fn data(name: &str) -> PathBuf {

@@ -1,13 +1,10 @@
 //! Helpers shared by the integration tests.
-#![allow(dead_code)]
+#![allow(dead_code, unused_imports)]
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use md5::{Digest, Md5};
-
-pub const MAKEBEAROFF: &str = "/usr/games/makebearoff";
-pub const BEAROFFDUMP: &str = "/usr/games/bearoffdump";
+pub use test_support::{dir_names as file_names, md5_hex, BEAROFFDUMP, GNUBG, MAKEBEAROFF, MAKEHYPER};
 
 /// Whether gnubg's tools are installed. Without them a test prints a skip notice and
 /// returns, unless BGKIT_REQUIRE_GNUBG=1 (CI), where the missing tools are a failure.
@@ -22,18 +19,9 @@ pub fn have_gnubg(test: &str) -> bool {
     false
 }
 
-pub fn md5_hex(bytes: &[u8]) -> String {
-    Md5::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
-}
-
 /// A fresh scratch directory for one test.
 pub fn scratch(name: &str) -> PathBuf {
-    static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let k = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let dir = std::env::temp_dir().join(format!("gen-bearoff-test-{}-{k}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    test_support::scratch("gen-bearoff", name)
 }
 
 pub fn ours() -> Command {
@@ -62,9 +50,6 @@ pub fn makebearoff(args: &[&str], file: &Path) {
     assert!(out.status.success(), "makebearoff {args:?} failed");
 }
 
-pub const MAKEHYPER: &str = "/usr/games/makehyper";
-pub const GNUBG: &str = "/usr/games/gnubg";
-
 /// Whether a gnubg tool is installed; see [`have_gnubg`] for the policy.
 pub fn have_tool(test: &str, tool: &str) -> bool {
     if Path::new(tool).exists() {
@@ -87,14 +72,4 @@ pub fn run_err(args: &[&str]) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-/// The names of the files in `dir`, sorted.
-pub fn file_names(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    v.sort();
-    v
 }

@@ -1,0 +1,140 @@
+//! Helpers shared by the integration tests of every bgkit crate (a dev-dependency
+//! only; it depends on no bgkit crate, so any of them can use it): where Debian's gnubg
+//! keeps its programs and files, skipping or failing when they are missing, the
+//! repository's oracle data, scratch directories, md5 sums, directory listings, the CPU
+//! maker, and gnubg's Python interface run as a live oracle.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// gnubg's weights (binary, 1.00).
+pub const WD: &str = "/usr/lib/gnubg/gnubg.wd";
+/// gnubg's one-sided bearoff database (6 points, 15 checkers).
+pub const OS: &str = "/usr/share/gnubg/gnubg_os0.bd";
+/// gnubg's two-sided bearoff database (6x6).
+pub const TS: &str = "/var/lib/gnubg/gnubg_ts0.bd";
+/// gnubg itself.
+pub const GNUBG: &str = "/usr/games/gnubg";
+/// gnubg's bearoff database builder.
+pub const MAKEBEAROFF: &str = "/usr/games/makebearoff";
+/// gnubg's bearoff database dumper.
+pub const BEAROFFDUMP: &str = "/usr/games/bearoffdump";
+/// gnubg's hypergammon database builder.
+pub const MAKEHYPER: &str = "/usr/games/makehyper";
+
+/// True when every path exists. Missing files fail the test under
+/// `BGKIT_REQUIRE_GNUBG=1` (CI) and skip it otherwise, with a notice.
+pub fn have(paths: &[&str]) -> bool {
+    let missing: Vec<&&str> = paths.iter().filter(|p| !Path::new(p).exists()).collect();
+    if missing.is_empty() {
+        return true;
+    }
+    if std::env::var("BGKIT_REQUIRE_GNUBG").as_deref() == Ok("1") {
+        panic!("gnubg files missing: {missing:?} (BGKIT_REQUIRE_GNUBG=1)");
+    }
+    eprintln!("skipping: gnubg files missing: {missing:?} (set BGKIT_REQUIRE_GNUBG=1 to fail instead)");
+    false
+}
+
+/// A file or directory of the repository's `testdata/`.
+pub fn testdata(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../testdata")
+        .join(name)
+}
+
+/// A fresh, empty scratch directory under the system's temporary directory, unique to
+/// this process, `tag` (the crate) and `name` (the test). Tests remove it when done.
+pub fn scratch(tag: &str, name: &str) -> PathBuf {
+    static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let k = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("bgkit-{tag}-{name}-{}-{k}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The md5 sum of `bytes`, in lower-case hex.
+pub fn md5_hex(bytes: &[u8]) -> String {
+    use md5::{Digest, Md5};
+    Md5::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The names of the entries of a directory, sorted.
+pub fn dir_names(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+/// The CPU maker (x86-64), e.g. "GenuineIntel" or "AuthenticAMD"; empty if unknown.
+pub fn cpu_vendor() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|t| {
+            t.lines()
+                .find(|l| l.starts_with("vendor_id"))
+                .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string())
+        })
+        .unwrap_or_default()
+}
+
+/// Runs `body` (Python, with `lines` = this worker's input lines, `out` = an open
+/// output file, `ci` a money cube and `ec` a 0-ply cubeless context) inside `workers`
+/// parallel `gnubg -t -q -r -p` processes over `inputs`, and returns the output lines
+/// in input order. Each gnubg call idles a little, so the work is split across
+/// processes.
+pub fn gnubg_python(body: &str, inputs: &[String], workers: usize) -> Vec<String> {
+    let dir = scratch("gnubg", "python");
+    let chunk = inputs.len().div_ceil(workers.max(1)).max(1);
+    let mut children = Vec::new();
+    for (w, part) in inputs.chunks(chunk).enumerate() {
+        let input = dir.join(format!("in{w}.txt"));
+        let output = dir.join(format!("out{w}.txt"));
+        std::fs::write(&input, part.join("\n")).unwrap();
+        let script = dir.join(format!("s{w}.py"));
+        let program = format!(
+            "import gnubg\n\
+             gnubg.command('set player 0 human')\n\
+             gnubg.command('set player 1 human')\n\
+             gnubg.command('new game')\n\
+             gnubg.command('set jacoby off')\n\
+             ci = gnubg.cubeinfo(1, -1, 0, 0, (0, 0), 0, 0)\n\
+             ec = gnubg.evalcontext(0, 0, 1, 0, 0.0)\n\
+             lines = [l for l in open({input:?}).read().split('\\n') if l]\n\
+             out = open({output:?}, 'w')\n\
+             {body}\n\
+             out.close()\n",
+            input = input.display().to_string(),
+            output = output.display().to_string(),
+        );
+        std::fs::write(&script, program).unwrap();
+        let child = Command::new(GNUBG)
+            .args(["-t", "-q", "-r", "-p"])
+            .arg(&script)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        children.push((child, output, part.len()));
+    }
+    let mut lines = Vec::new();
+    for (mut child, output, n) in children {
+        child.wait().unwrap();
+        let text = std::fs::read_to_string(&output).unwrap_or_default();
+        let got: Vec<String> = text.lines().map(str::to_string).collect();
+        assert_eq!(
+            got.len(),
+            n,
+            "gnubg wrote {} of {n} results to {}",
+            got.len(),
+            output.display()
+        );
+        lines.extend(got);
+    }
+    std::fs::remove_dir_all(&dir).ok();
+    lines
+}
