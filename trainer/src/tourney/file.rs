@@ -318,16 +318,6 @@ impl Tournament {
             .get_mut(slot.game)
     }
 
-    /// Rounds in each cycle once the schedule is complete.
-    pub fn rounds_per_cycle(&self) -> usize {
-        let p = self.participants.len();
-        match self.settings.kind {
-            Kind::RoundRobin => p - 1 + p % 2,
-            Kind::Gauntlet(_) => self.schedule.first().map_or(0, |c| c.rounds.len()),
-            Kind::Swiss(r) => r as usize,
-        }
-    }
-
     /// Games of the whole tournament, including Swiss rounds not generated yet.
     pub fn games_total(&self) -> u64 {
         match self.settings.kind {
