@@ -15,7 +15,7 @@ use crate::encoding::Encoding;
 use crate::error::TrainerError;
 use crate::model::{self, Layout};
 
-/// What [`bench`] measured.
+/// What [`bench`](fn@bench) measured.
 #[derive(Clone, Debug, Serialize)]
 pub struct BenchReport {
     /// Positions in the epoch.

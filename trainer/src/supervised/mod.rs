@@ -15,7 +15,7 @@
 //! * [`stepper`]: one mini-batch step on a thread pool.
 //! * [`run`]: a run — epochs, validation, schedule, early stopping, checkpoints and
 //!   resumption, the weights written in gnubg's formats.
-//! * [`bench`]: the throughput bench.
+//! * [`bench`](mod@bench): the throughput bench.
 
 pub mod bench;
 pub mod curve;
