@@ -15,10 +15,13 @@ players, behind the `trainer` command.
   nets, gnubg's nets, pubeval, random); [`game`]: one game; [`duel`]: duplicate-dice
   duels.
 * [`pubeval`]: Tesauro's public linear evaluator.
-* [`supervised`]: supervised training of a class's net on rollout datasets;
+* [`supervised`]: supervised training of a class's net on rollout datasets
+  (settings, checkpoint, starting weights, the training loop, the throughput bench);
   [`benchmark`]: the move-error benchmark (ER).
 * [`tourney`]: tournaments in a shared file (round-robin, gauntlet, Swiss), several
   workers, standings with Elo, game records.
+* [`encoding`]: the nets' input encodings (gnubg's, Tesauro's); [`seed`]: every
+  random stream derived from a run's seed; [`error`]: the library's error type.
 */
 #![deny(missing_docs)]
 

@@ -6,8 +6,10 @@ use std::process::ExitCode;
 use anyhow::{bail, Result};
 use trainer::supervised::net::Loss;
 use trainer::supervised::optim::{OptimizerKind, OptimizerSettings};
-use trainer::supervised::run::{self, Event, Limits, Run, Schedule, Start, SupervisedSettings};
-use trainer::supervised::NetClass;
+use trainer::supervised::run::{Event, Limits, Run};
+use trainer::supervised::settings::{Schedule, SupervisedSettings};
+use trainer::supervised::start::Start;
+use trainer::supervised::{bench, NetClass};
 
 /// Train the net of one position class (contact, crashed or race) on rolled-out
 /// positions, starting from a weights file or from fresh weights, and write the whole
@@ -110,7 +112,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         if n == 0 {
             bail!("--bench needs at least 1 position");
         }
-        let r = run::bench(n, args.hidden.unwrap_or(128), args.batch.unwrap_or(128), threads)?;
+        let r = bench::bench(n, args.hidden.unwrap_or(128), args.batch.unwrap_or(128), threads)?;
         println!("{}", serde_json::to_string(&r)?);
         return Ok(ExitCode::SUCCESS);
     }

@@ -7,7 +7,7 @@ use anyhow::{Context, Result};
 use clap::Subcommand;
 use trainer::player;
 use trainer::tourney::export::{self, ExportOptions};
-use trainer::tourney::file::{Kind, Settings, Sync};
+use trainer::tourney::tournament::{Kind, Settings, Sync};
 use trainer::tourney::worker::{self, RunOptions};
 use trainer::tourney::{manage, participants, schedule, standings, Store};
 

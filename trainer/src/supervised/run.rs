@@ -26,249 +26,28 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use datasets::rng::SplitMix;
 use evaluator::weights::{Net, Weights, WeightsFormat};
 use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
 
 use super::curve::{self, EpochRow};
-use super::data::{ClassData, FileInfo, NetClass};
-use super::net::{Activation, Chunk, Grads, Loss, Sums, CHUNK};
-use super::optim::{OptState, OptimizerSettings};
-use crate::encoding::Encoding;
+use super::data::ClassData;
+use super::net::{Chunk, Sums, CHUNK};
+use super::optim::OptState;
+use super::order;
+use super::stepper::pool;
 use crate::error::TrainerError;
-use crate::model::{self, Init, Layout, Model, ModelConfig, Sidecar};
-use crate::seed;
+use crate::model;
 
-/// The checkpoint's format tag.
-pub const STATE_FORMAT: &str = "bgkit-trainer-supervised";
-
-/// Seed tag of the validation split.
-const SPLIT: u64 = 101;
-/// Seed tag of the epochs' orders.
-const EPOCH: u64 = 102;
-/// Seed tag of a fresh net's weights.
-const FRESH: u64 = 103;
+// The parts of a run that live in modules of their own, at the paths they have always
+// had here.
+pub use super::bench::{bench, synthetic_contact, BenchReport};
+pub use super::settings::{Schedule, SupervisedSettings};
+pub use super::start::Start;
+pub use super::state::{load_state, state_path, InitInfo, State, STATE_FORMAT};
+pub use super::stepper::Stepper;
 
 /// Seconds between checkpoints inside an epoch.
 const CHECKPOINT_SECONDS: f64 = 60.0;
-
-/// How the learning rate changes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Schedule {
-    /// The same rate throughout.
-    Constant,
-    /// Cosine annealing from the rate to the floor over the epochs.
-    Cosine,
-    /// Multiply by the decay factor whenever the monitored error has not improved for
-    /// `plateau` epochs.
-    Plateau,
-}
-
-impl std::fmt::Display for Schedule {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Schedule::Constant => "constant",
-            Schedule::Cosine => "cosine",
-            Schedule::Plateau => "plateau",
-        })
-    }
-}
-
-impl std::str::FromStr for Schedule {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Schedule, String> {
-        match s {
-            "constant" => Ok(Schedule::Constant),
-            "cosine" => Ok(Schedule::Cosine),
-            "plateau" => Ok(Schedule::Plateau),
-            _ => Err(format!(
-                "unknown schedule '{s}' (expected constant, cosine or plateau)"
-            )),
-        }
-    }
-}
-
-/// Everything that decides what a run computes.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SupervisedSettings {
-    /// The class whose net is trained.
-    pub class: NetClass,
-    /// Hidden units of the trained net (None: the starting net's, or 128 for a fresh
-    /// one). A size different from the starting net's starts that net afresh.
-    pub hidden: Option<usize>,
-    /// Epochs (passes over the training positions) at most.
-    pub epochs: u32,
-    /// Positions per mini-batch.
-    pub batch: usize,
-    /// Optimiser.
-    pub optimizer: OptimizerSettings,
-    /// Initial learning rate (per effective weight).
-    pub lr: f32,
-    /// Learning-rate schedule.
-    pub schedule: Schedule,
-    /// Factor of the plateau schedule.
-    pub decay: f32,
-    /// Epochs without improvement before the plateau schedule decays the rate.
-    pub plateau: u32,
-    /// Floor of the rate (plateau and cosine schedules).
-    pub min_lr: f32,
-    /// Stop after this many epochs without improvement (0: never stop early).
-    pub patience: u32,
-    /// Loss.
-    pub loss: Loss,
-    /// Fraction of the positions held out for validation.
-    pub validation: f64,
-    /// Seed of the split, the epochs' orders and fresh weights.
-    pub seed: u64,
-    /// Activation functions of the forward pass.
-    pub activation: Activation,
-}
-
-impl SupervisedSettings {
-    /// Defaults for `class`: 20 epochs, batches of 128, Adam at 0.001, plateau schedule
-    /// (× 0.5 after 2 epochs without improvement, floor 10⁻⁵), early stopping after
-    /// 4, MSE, 10 % validation, seed 1, gnubg's activations.
-    pub fn new(class: NetClass) -> SupervisedSettings {
-        SupervisedSettings {
-            class,
-            hidden: None,
-            epochs: 20,
-            batch: 128,
-            optimizer: OptimizerSettings::new(super::optim::OptimizerKind::Adam),
-            lr: 0.001,
-            schedule: Schedule::Plateau,
-            decay: 0.5,
-            plateau: 2,
-            min_lr: 1e-5,
-            patience: 4,
-            loss: Loss::Mse,
-            validation: 0.1,
-            seed: 1,
-            activation: Activation::Gnubg,
-        }
-    }
-
-    /// Checks the ranges.
-    pub fn validate(&self) -> Result<(), TrainerError> {
-        let bad = |m: String| Err(TrainerError::Invalid(m));
-        if self.epochs == 0 {
-            return bad("--epochs must be at least 1".into());
-        }
-        if self.batch == 0 || self.batch > 1 << 20 {
-            return bad(format!("--batch must be 1..=1048576, got {}", self.batch));
-        }
-        if !(self.lr > 0.0 && self.lr.is_finite()) {
-            return bad(format!("--lr must be a positive number, got {}", self.lr));
-        }
-        if !(self.min_lr >= 0.0 && self.min_lr <= self.lr) {
-            return bad(format!("--min-lr must be in [0, --lr], got {}", self.min_lr));
-        }
-        if !(self.decay > 0.0 && self.decay < 1.0) {
-            return bad(format!("--decay must be in (0, 1), got {}", self.decay));
-        }
-        if self.plateau == 0 {
-            return bad("--plateau must be at least 1".into());
-        }
-        if !(0.0..=0.5).contains(&self.validation) {
-            return bad(format!(
-                "--validation must be in [0, 0.5], got {}",
-                self.validation
-            ));
-        }
-        if let Some(h) = self.hidden {
-            if h == 0 || h > 4096 {
-                return bad(format!("--hidden must be 1..=4096, got {h}"));
-            }
-        }
-        self.optimizer.validate()
-    }
-
-    /// The learning rate of `epoch` (0-based) for the cosine schedule, or the base rate.
-    fn scheduled_lr(&self, epoch: u32) -> f32 {
-        match self.schedule {
-            Schedule::Cosine => {
-                let f =
-                    0.5 * (1.0 + (std::f64::consts::PI * f64::from(epoch) / f64::from(self.epochs)).cos());
-                (f64::from(self.min_lr) + f64::from(self.lr - self.min_lr) * f) as f32
-            }
-            _ => self.lr,
-        }
-    }
-}
-
-/// Where the starting weights came from.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct InitInfo {
-    /// The file (`null`: fresh nets).
-    pub path: Option<String>,
-    /// `gnubg` (a weights file without a sidecar), `trainer` (with one) or `fresh`.
-    pub kind: String,
-    /// The trained net was started afresh (no file, or another hidden size).
-    pub fresh_net: bool,
-}
-
-/// The checkpoint (`supervised.json`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct State {
-    /// Always [`STATE_FORMAT`].
-    pub format: String,
-    /// 1.
-    pub format_version: u32,
-    /// The settings.
-    pub settings: SupervisedSettings,
-    /// The data files.
-    pub data: Vec<FileInfo>,
-    /// The starting weights.
-    pub init: InitInfo,
-    /// Input encoding of the nets.
-    pub encoding: Encoding,
-    /// Weights-file slot of the trained net.
-    pub slot: usize,
-    /// The sidecar written with the nets, if any.
-    pub sidecar: Option<Sidecar>,
-    /// Training positions.
-    pub train_positions: u64,
-    /// Validation positions.
-    pub validation_positions: u64,
-    /// Epochs completed.
-    pub epoch: u32,
-    /// Batches done in the current epoch.
-    pub batch: u64,
-    /// Optimiser steps, all epochs.
-    pub steps: u64,
-    /// Loss sums of the current epoch so far: rows, loss, squared error.
-    pub epoch_rows: u64,
-    /// See `epoch_rows`.
-    pub epoch_loss: f64,
-    /// See `epoch_rows`.
-    pub epoch_sq: f64,
-    /// Seconds of batches in the current epoch so far.
-    pub epoch_seconds: f64,
-    /// Current learning rate (plateau schedule).
-    pub lr: f32,
-    /// Best monitored error (validation MSE, or training MSE without validation).
-    pub best: Option<f64>,
-    /// Epoch of the best error.
-    pub best_epoch: u32,
-    /// Epochs since the best.
-    pub since_best: u32,
-    /// Epochs since the best or the last decay.
-    pub since_decay: u32,
-    /// Early stopping has ended the run.
-    pub stopped: bool,
-    /// Wall-clock seconds, all sessions.
-    pub elapsed_seconds: f64,
-    /// Seconds spent in batches, all sessions.
-    pub train_seconds: f64,
-    /// Checkpoint weights file.
-    pub weights_file: String,
-    /// Checkpoint optimiser file.
-    pub optimizer_file: String,
-    /// One row per epoch.
-    pub curve: Vec<EpochRow>,
-}
 
 /// What a run reports as it works.
 #[derive(Clone, Debug)]
@@ -295,100 +74,6 @@ pub struct Limits {
     pub max_batches: Option<u64>,
 }
 
-/// The checkpoint's path.
-pub fn state_path(dir: &Path) -> PathBuf {
-    dir.join("supervised.json")
-}
-
-/// Reads a checkpoint.
-pub fn load_state(dir: &Path) -> Result<State, TrainerError> {
-    let path = state_path(dir);
-    let text = std::fs::read_to_string(&path).map_err(|e| TrainerError::io(&path, e))?;
-    let s: State = serde_json::from_str(&text)
-        .map_err(|e| TrainerError::format(&path, format!("not a supervised-training checkpoint: {e}")))?;
-    if s.format != STATE_FORMAT || s.format_version != 1 {
-        return Err(TrainerError::format(
-            &path,
-            format!(
-                "format '{}' version {} (expected '{STATE_FORMAT}' 1)",
-                s.format, s.format_version
-            ),
-        ));
-    }
-    Ok(s)
-}
-
-/// The starting weights: a gnubg weights file, a trainer model, or fresh nets.
-pub struct Start {
-    weights: Weights,
-    sidecar: Option<Sidecar>,
-    encoding: Encoding,
-    layout: Layout,
-    info: InitInfo,
-}
-
-impl Start {
-    /// Loads `path`: with a sidecar beside it a trainer model, else gnubg's six nets.
-    pub fn load(path: &Path) -> Result<Start, TrainerError> {
-        let name = path.display().to_string();
-        if model::sidecar_path(path).exists() {
-            let (m, sidecar) = model::load(path)?;
-            return Ok(Start {
-                weights: m.to_weights(0),
-                encoding: m.config.encoding,
-                layout: m.config.layout,
-                sidecar: Some(sidecar),
-                info: InitInfo {
-                    path: Some(name),
-                    kind: "trainer".into(),
-                    fresh_net: false,
-                },
-            });
-        }
-        let weights = Weights::load(path)?;
-        Ok(Start {
-            weights,
-            sidecar: None,
-            encoding: Encoding::Gnubg,
-            layout: Layout::Split,
-            info: InitInfo {
-                path: Some(name),
-                kind: "gnubg".into(),
-                fresh_net: false,
-            },
-        })
-    }
-
-    /// Fresh gnubg-style nets (Xavier initialisation) of `hidden` units.
-    pub fn fresh(hidden: usize, seed: u64) -> Result<Start, TrainerError> {
-        let config = ModelConfig {
-            encoding: Encoding::Gnubg,
-            layout: Layout::Split,
-            hidden,
-            init: Init::Xavier,
-            weights_version: "1.00".into(),
-            bearoff: true,
-        };
-        let m = Model::new(config.clone(), seed::derive(seed, FRESH, 0))?;
-        Ok(Start {
-            weights: m.to_weights(0),
-            sidecar: Some(Sidecar {
-                format: model::SIDECAR_FORMAT.into(),
-                format_version: 1,
-                config,
-                training: None,
-            }),
-            encoding: Encoding::Gnubg,
-            layout: Layout::Split,
-            info: InitInfo {
-                path: None,
-                kind: "fresh".into(),
-                fresh_net: true,
-            },
-        })
-    }
-}
-
 /// A run in progress.
 pub struct Run {
     dir: PathBuf,
@@ -399,37 +84,6 @@ pub struct Run {
     train: Vec<u32>,
     val: Vec<u32>,
     pool: rayon::ThreadPool,
-}
-
-fn pool(threads: usize) -> Result<rayon::ThreadPool, TrainerError> {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.max(1))
-        .build()
-        .map_err(|e| TrainerError::Invalid(format!("cannot start {threads} threads: {e}")))
-}
-
-/// Fisher–Yates with SplitMix64.
-fn shuffle(v: &mut [u32], seed: u64) {
-    let mut rng = SplitMix::new(seed);
-    for i in (1..v.len()).rev() {
-        let j = rng.below(i as u64 + 1) as usize;
-        v.swap(i, j);
-    }
-}
-
-/// The validation and training positions of `n`, by the seed.
-fn split(n: usize, fraction: f64, seed: u64) -> (Vec<u32>, Vec<u32>) {
-    let mut order: Vec<u32> = (0..n as u32).collect();
-    shuffle(&mut order, seed::derive(seed, SPLIT, 0));
-    let mut k = (n as f64 * fraction).round() as usize;
-    if fraction > 0.0 && n >= 2 {
-        k = k.clamp(1, n - 1);
-    }
-    let mut val = order[..k].to_vec();
-    let mut train = order[k..].to_vec();
-    val.sort_unstable();
-    train.sort_unstable();
-    (val, train)
 }
 
 impl Run {
@@ -487,7 +141,7 @@ impl Run {
         }
         let data = ClassData::open(data, class)?;
         std::fs::create_dir_all(dir).map_err(|e| TrainerError::io(dir, e))?;
-        let (val, train) = split(data.len(), settings.validation, settings.seed);
+        let (val, train) = order::split(data.len(), settings.validation, settings.seed);
         if train.is_empty() {
             return Err(TrainerError::Invalid(format!(
                 "only {} {class} position(s): nothing left to train on after the validation split",
@@ -578,7 +232,7 @@ impl Run {
                 format!("holds {} steps, the checkpoint says {}", opt.steps, state.steps),
             ));
         }
-        let (val, train) = split(class_data.len(), state.settings.validation, state.settings.seed);
+        let (val, train) = order::split(class_data.len(), state.settings.validation, state.settings.seed);
         Ok(Run {
             dir: dir.to_path_buf(),
             state,
@@ -653,8 +307,7 @@ impl Run {
         }
         while !self.finished() {
             let epoch = self.state.epoch;
-            let mut order = self.train.clone();
-            shuffle(&mut order, seed::derive(set.seed, EPOCH, u64::from(epoch)));
+            let order = order::epoch(&self.train, set.seed, epoch);
             let lr = match set.schedule {
                 Schedule::Plateau => self.state.lr,
                 _ => set.scheduled_lr(epoch),
@@ -870,197 +523,4 @@ impl Run {
         }
         Ok(())
     }
-}
-
-/// The working memory of mini-batch steps: one chunk and one gradient per chunk of a
-/// batch.
-pub struct Stepper {
-    chunks: Vec<Chunk>,
-    grads: Vec<Grads>,
-}
-
-impl Stepper {
-    /// Memory for batches of `batch` positions of `net`'s shape.
-    pub fn new(net: &Net, batch: usize) -> Stepper {
-        let n = batch.div_ceil(CHUNK);
-        Stepper {
-            chunks: (0..n).map(|_| Chunk::new(net)).collect(),
-            grads: (0..n).map(|_| Grads::zeros(net)).collect(),
-        }
-    }
-
-    /// One mini-batch: inputs, forward and backward pass per chunk in parallel, then
-    /// the optimiser's step with the chunks' gradients added in order. Returns the
-    /// loss sums of the batch (before the step).
-    #[allow(clippy::too_many_arguments)]
-    pub fn step(
-        &mut self,
-        pool: &rayon::ThreadPool,
-        data: &ClassData,
-        (enc, fixed_pip_loss): (Encoding, bool),
-        net: &mut Net,
-        opt: &mut OptState,
-        idx: &[u32],
-        set: &SupervisedSettings,
-        lr: f32,
-    ) -> Sums {
-        let used = idx.len().div_ceil(CHUNK);
-        let frozen = &*net;
-        let sums: Vec<Sums> = pool.install(|| {
-            self.chunks[..used]
-                .par_iter_mut()
-                .zip(self.grads[..used].par_iter_mut())
-                .zip(idx.par_chunks(CHUNK))
-                .map(|((c, g), part)| {
-                    data.fill(part, enc, fixed_pip_loss, c);
-                    c.gradient(frozen, set.activation, set.loss, g)
-                })
-                .collect()
-        });
-        let mut total = Sums::default();
-        sums.iter().for_each(|s| total.add(s));
-        let grads = &self.grads[..used];
-        pool.install(|| opt.step(net, grads, total.rows, lr, &set.optimizer));
-        total
-    }
-}
-
-/// What [`bench`] measured.
-#[derive(Clone, Debug, Serialize)]
-pub struct BenchReport {
-    /// Positions in the epoch.
-    pub positions: u64,
-    /// Net shape.
-    pub inputs: usize,
-    /// Hidden units.
-    pub hidden: usize,
-    /// Batch size.
-    pub batch: usize,
-    /// Threads.
-    pub threads: usize,
-    /// Seconds of the first epoch, inputs computed on the fly (forward, backward,
-    /// steps included).
-    pub seconds: f64,
-    /// Positions per second of that epoch.
-    pub samples_per_s: f64,
-    /// Seconds for one such epoch of 1,000,000 positions.
-    pub seconds_per_million: f64,
-    /// Seconds to compute every position's inputs once (the input cache).
-    pub cache_seconds: f64,
-    /// Positions per second of a second epoch with the cached inputs.
-    pub cached_samples_per_s: f64,
-    /// Seconds for one epoch of 1,000,000 positions with cached inputs.
-    pub cached_seconds_per_million: f64,
-    /// CPU seconds (all threads) of the first epoch, where the system reports them
-    /// (Linux): on a loaded machine the wall clock says little, and CPU seconds / cores
-    /// is the epoch's time on that many free cores, if the work splits evenly.
-    pub cpu_seconds: Option<f64>,
-    /// CPU seconds of the epoch with cached inputs.
-    pub cached_cpu_seconds: Option<f64>,
-}
-
-/// CPU seconds used by this process so far (user + system, all threads), on Linux.
-fn process_cpu_seconds() -> Option<f64> {
-    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
-    // The fields after the command name (in parentheses; it may hold spaces): utime and
-    // stime are the 14th and 15th of the line, the 12th and 13th of these, in clock
-    // ticks of 1/100 s on Linux.
-    let rest = &stat[stat.rfind(')')? + 2..];
-    let f: Vec<&str> = rest.split_whitespace().collect();
-    let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
-    Some(ticks / 100.0)
-}
-
-/// Synthetic contact positions with targets, from seeded games of random legal moves
-/// (for benchmarks).
-pub fn synthetic_contact(n: usize, seed: u32) -> Vec<datasets::format::binary::Record> {
-    use board::{DiceStream, MoveGen, Variant};
-    let mut out = Vec::with_capacity(n);
-    let mut gen = MoveGen::new();
-    let mut dice = DiceStream::new(seed);
-    while out.len() < n {
-        let mut pos = Variant::Backgammon.start();
-        for _ in 0..200 {
-            if evaluator::class::classify_shape(&pos) != evaluator::PositionClass::Contact {
-                break;
-            }
-            let r = (dice.below(1000) as f32) / 1000.0;
-            out.push(datasets::format::binary::Record::of(&datasets::Sample {
-                position: pos,
-                probs: [r, r * 0.3, r * 0.02, (1.0 - r) * 0.3, (1.0 - r) * 0.02],
-                se: None,
-                trials: 0,
-            }));
-            if out.len() == n {
-                break;
-            }
-            let results = gen.positions(&pos, dice.roll());
-            if !results.is_empty() {
-                pos = results[dice.below(results.len() as u32) as usize];
-            }
-            pos = pos.swapped();
-        }
-    }
-    out
-}
-
-/// Times one epoch of training a 250-`hidden`-5 contact net (gnubg inputs, Adam) on
-/// `positions` synthetic positions with `threads` threads.
-pub fn bench(
-    positions: usize,
-    hidden: usize,
-    batch: usize,
-    threads: usize,
-) -> Result<BenchReport, TrainerError> {
-    let mut data = ClassData::from_records(NetClass::Contact, "synthetic", synthetic_contact(positions, 7))?;
-    let start = Start::fresh(hidden, 1)?;
-    let mut weights = start.weights;
-    let slot = model::main_slot(Layout::Split, evaluator::PositionClass::Contact);
-    let mut set = SupervisedSettings::new(NetClass::Contact);
-    set.batch = batch;
-    set.validate()?;
-    let pool = pool(threads)?;
-    let mut opt = OptState::new(&weights.nets[slot], &set.optimizer);
-    let mut stepper = Stepper::new(&weights.nets[slot], batch);
-    let mut order: Vec<u32> = (0..data.len() as u32).collect();
-    shuffle(&mut order, 5);
-    let mut epoch = |data: &ClassData| {
-        let t = Instant::now();
-        let cpu = process_cpu_seconds();
-        for idx in order.chunks(batch) {
-            stepper.step(
-                &pool,
-                data,
-                (Encoding::Gnubg, false),
-                &mut weights.nets[slot],
-                &mut opt,
-                idx,
-                &set,
-                set.lr,
-            );
-        }
-        let used = cpu.zip(process_cpu_seconds()).map(|(a, b)| b - a);
-        (t.elapsed().as_secs_f64().max(1e-9), used)
-    };
-    let (seconds, cpu_seconds) = epoch(&data);
-    let t = Instant::now();
-    pool.install(|| data.cache_inputs(Encoding::Gnubg, false, u64::MAX));
-    let cache_seconds = t.elapsed().as_secs_f64();
-    let (cached, cached_cpu_seconds) = epoch(&data);
-    let n = data.len() as f64;
-    Ok(BenchReport {
-        positions: data.len() as u64,
-        inputs: 250,
-        hidden,
-        batch,
-        threads,
-        seconds,
-        samples_per_s: n / seconds,
-        seconds_per_million: 1e6 * seconds / n,
-        cache_seconds,
-        cached_samples_per_s: n / cached,
-        cached_seconds_per_million: 1e6 * cached / n,
-        cpu_seconds,
-        cached_cpu_seconds,
-    })
 }

@@ -4,8 +4,8 @@
 
 use std::collections::HashSet;
 
-use crate::tourney::file::{Kind, Tournament};
-use crate::tourney::schedule::cycle_plan;
+use crate::tourney::pairing::cycle_plan;
+use crate::tourney::tournament::{Kind, Tournament};
 
 /// Checks the settings and participants.
 pub fn check_settings(t: &Tournament) -> Result<(), String> {

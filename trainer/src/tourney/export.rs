@@ -14,8 +14,9 @@ use rayon::prelude::*;
 
 use crate::error::TrainerError;
 use crate::player::{self, DataPaths, Player};
-use crate::tourney::file::{self, Slot, Tournament};
+use crate::tourney::file;
 use crate::tourney::play;
+use crate::tourney::tournament::{Slot, Tournament};
 
 /// Where to write records.
 #[derive(Clone, Debug, Default)]

@@ -3,8 +3,8 @@
 //! are played again by the new player. The number of participants never changes.
 
 use crate::error::TrainerError;
-use crate::tourney::file::Tournament;
 use crate::tourney::store::Store;
+use crate::tourney::tournament::Tournament;
 
 /// The index of the participant `who` names: its 1-based number or its name.
 pub fn find(t: &Tournament, who: &str) -> Result<usize, TrainerError> {

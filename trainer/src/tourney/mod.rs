@@ -4,14 +4,20 @@
 //! game's state, so a tournament survives interruptions and grows across machines
 //! that share a filesystem.
 //!
-//! * [`file`]: the file format; [`check`]: its consistency checks; [`store`]: locked,
-//!   atomic updates of the file.
-//! * [`schedule`]: round-robin and gauntlet schedules; [`swiss`]: Swiss pairing.
+//! From the bottom up (each module uses only those above it in this list):
+//!
+//! * [`tournament`]: the data — settings, participants, schedule, games and their
+//!   states.
+//! * [`pairing`]: round-robin and gauntlet pairings, the plan of a round;
+//!   [`swiss`]: Swiss pairing from the results so far.
+//! * [`check`]: consistency checks of a tournament.
+//! * [`schedule`]: the games of each round, a new tournament; [`file`](mod@file): the file
+//!   format (reading checks, writing); [`store`]: locked, atomic updates of the file.
 //! * [`play`]: one game from its seeds; [`worker`]: claiming, playing and recording
 //!   games, recovering games of dead workers.
 //! * [`manage`]: upgrading or replacing participants.
-//! * [`standings`] and [`elo`]: points, points per game with standard errors, cross
-//!   table, ratings.
+//! * [`elo`] and [`standings`]: ratings; points, points per game with standard
+//!   errors, cross table.
 //! * [`export`]: game records (SGF, `.mat`) of the games played.
 //!
 //! Games are cubeless money games with duplicate dice: in each pairing, games `2k`
@@ -22,15 +28,17 @@ pub mod elo;
 pub mod export;
 pub mod file;
 pub mod manage;
+pub mod pairing;
 pub mod play;
 pub mod schedule;
 pub mod standings;
 pub mod store;
 pub mod swiss;
+pub mod tournament;
 pub mod worker;
 
-pub use file::{Kind, Participant, Settings, Sync, Tournament};
 pub use store::Store;
+pub use tournament::{Kind, Participant, Settings, Sync, Tournament};
 
 use crate::error::TrainerError;
 

@@ -15,7 +15,7 @@ use crate::error::TrainerError;
 use crate::game::{play_game, GameOutcome};
 use crate::player::{PlayContext, Player};
 use crate::seed;
-use crate::tourney::file::{Game, Outcome};
+use crate::tourney::tournament::{Game, Outcome};
 
 /// Seed tag of tournament dice streams ("TrnyDice").
 pub const DICE: u64 = 0x5472_6e79_4469_6365;

@@ -12,7 +12,7 @@
 use serde::Serialize;
 
 use crate::tourney::elo;
-use crate::tourney::file::Tournament;
+use crate::tourney::tournament::Tournament;
 
 /// One participant's line.
 #[derive(Clone, Debug, PartialEq, Serialize)]

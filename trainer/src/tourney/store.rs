@@ -13,7 +13,8 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use crate::error::TrainerError;
-use crate::tourney::file::{self, Tournament};
+use crate::tourney::file;
+use crate::tourney::tournament::Tournament;
 
 /// A tournament file and its lock file.
 #[derive(Clone, Debug)]

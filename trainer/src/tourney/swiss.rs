@@ -10,8 +10,8 @@
 //! allowed are used (at most one more meeting of any two than before, then two…).
 
 use crate::seed;
-use crate::tourney::file::{Kind, Tournament};
-use crate::tourney::schedule::RoundPlan;
+use crate::tourney::pairing::RoundPlan;
+use crate::tourney::tournament::{Kind, Tournament};
 
 /// Seed tag of the tie-break keys.
 const TIE_BREAK: u64 = 0x5377_6973_7354_6965; // "SwissTie"

@@ -24,11 +24,11 @@ use evaluator::bearoff::BearoffDbs;
 
 use crate::error::TrainerError;
 use crate::player::{self, DataPaths, Player};
-use crate::tourney::file::{Claim, Game, Outcome, Slot, Sync, Tournament};
 use crate::tourney::play;
 use crate::tourney::schedule::push_round;
 use crate::tourney::store::Store;
 use crate::tourney::swiss;
+use crate::tourney::tournament::{Claim, Game, Outcome, Slot, Sync, Tournament};
 
 /// Who a worker process is.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,0 +1,86 @@
+//! The starting weights of a supervised run: a gnubg weights file, a trainer model
+//! (weights with a sidecar), or fresh nets.
+
+use std::path::Path;
+
+use evaluator::weights::Weights;
+
+use super::state::InitInfo;
+use crate::encoding::Encoding;
+use crate::error::TrainerError;
+use crate::model::{self, Init, Layout, Model, ModelConfig, Sidecar};
+use crate::seed;
+
+/// Seed tag of a fresh net's weights.
+const FRESH: u64 = 103;
+
+/// The starting weights: a gnubg weights file, a trainer model, or fresh nets.
+pub struct Start {
+    pub(super) weights: Weights,
+    pub(super) sidecar: Option<Sidecar>,
+    pub(super) encoding: Encoding,
+    pub(super) layout: Layout,
+    pub(super) info: InitInfo,
+}
+
+impl Start {
+    /// Loads `path`: with a sidecar beside it a trainer model, else gnubg's six nets.
+    pub fn load(path: &Path) -> Result<Start, TrainerError> {
+        let name = path.display().to_string();
+        if model::sidecar_path(path).exists() {
+            let (m, sidecar) = model::load(path)?;
+            return Ok(Start {
+                weights: m.to_weights(0),
+                encoding: m.config.encoding,
+                layout: m.config.layout,
+                sidecar: Some(sidecar),
+                info: InitInfo {
+                    path: Some(name),
+                    kind: "trainer".into(),
+                    fresh_net: false,
+                },
+            });
+        }
+        let weights = Weights::load(path)?;
+        Ok(Start {
+            weights,
+            sidecar: None,
+            encoding: Encoding::Gnubg,
+            layout: Layout::Split,
+            info: InitInfo {
+                path: Some(name),
+                kind: "gnubg".into(),
+                fresh_net: false,
+            },
+        })
+    }
+
+    /// Fresh gnubg-style nets (Xavier initialisation) of `hidden` units.
+    pub fn fresh(hidden: usize, seed: u64) -> Result<Start, TrainerError> {
+        let config = ModelConfig {
+            encoding: Encoding::Gnubg,
+            layout: Layout::Split,
+            hidden,
+            init: Init::Xavier,
+            weights_version: "1.00".into(),
+            bearoff: true,
+        };
+        let m = Model::new(config.clone(), seed::derive(seed, FRESH, 0))?;
+        Ok(Start {
+            weights: m.to_weights(0),
+            sidecar: Some(Sidecar {
+                format: model::SIDECAR_FORMAT.into(),
+                format_version: 1,
+                config,
+                training: None,
+            }),
+            encoding: Encoding::Gnubg,
+            layout: Layout::Split,
+            info: InitInfo {
+                path: None,
+                kind: "fresh".into(),
+                fresh_net: true,
+            },
+        })
+    }
+}
