@@ -16,7 +16,10 @@ fn bench_signatures_are_the_recorded_ones() {
     let recorded: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     let pairs = corpus::best_move_pairs();
     let got = [
-        ("default", bench::evaluation_signature(&ev, &corpus::contact_positions(), &pairs)),
+        (
+            "default",
+            bench::evaluation_signature(&ev, &corpus::contact_positions(), &pairs),
+        ),
         (
             "calibrate_boards",
             bench::evaluation_signature(&ev, &corpus::calibrate_boards(), &pairs),
