@@ -59,36 +59,6 @@ pub type SingleBests = [[u32; 4]; 6];
 #[repr(C, align(32))]
 struct AlignedBests(SingleBests);
 
-/// First best single-checker successors of position `x` for each die (see
-/// [`ExactSource::best_single`]), with their scores.
-pub fn best_single_moves(
-    ranker: &Ranker,
-    index: &PositionIndex,
-    x: u64,
-    src: &impl ExactSource,
-) -> SingleBests {
-    let mut out = [[0u32; 4]; 6];
-    if x == 0 {
-        return out;
-    }
-    let board = counts_of(index, x).expect("index in range");
-    for (d, slot) in out.iter_mut().enumerate() {
-        let mut best = (u32::MAX, 0u64);
-        let mut gbest = (u32::MAX, 0u64);
-        for_each_single_move(ranker, &board, x, d as u8 + 1, &mut |_, _, j, _| {
-            let (r, rg) = src.scores(j);
-            if r < best.0 {
-                best = (r, j);
-            }
-            if rg < gbest.0 {
-                gbest = (rg, j);
-            }
-        });
-        *slot = [best.1 as u32, best.0, gbest.1 as u32, gbest.0];
-    }
-    out
-}
-
 /// The first-best choice for one roll, kept under gnubg's `SaveMoves` rule.
 struct Choice {
     filter: SaveFilter,
