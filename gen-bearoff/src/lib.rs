@@ -4,7 +4,7 @@
 //! byte-identical to `makehyper`), their file formats (gnubg's and bgkit's 64-bit "wide"
 //! variant) and the memory-mapped readers the evaluator uses.
 //!
-//! * [`format`]: indexing, headers, value encodings, mapped-file access (shared layer).
+//! * [`format`](mod@format): indexing, headers, value encodings, mapped-file access (shared layer).
 //! * [`onesided`], [`twosided`], [`hyper`]: generators, layouts and readers.
 //! * [`BearoffDb`]: open any supported file and find out what it holds.
 //! * [`dump`], [`verify`]: gnubg-`bearoffdump`-style text and self-consistency checks.
@@ -17,9 +17,11 @@ pub mod levels;
 pub mod movegen;
 pub mod onesided;
 pub mod output;
+mod prefetch;
 pub mod reader;
 pub mod twosided;
 pub mod verify;
+pub mod verify_report;
 
 pub use error::BearoffError;
 pub use format::encoding;

@@ -11,12 +11,13 @@
 
 use rayon::prelude::*;
 
-use crate::encoding::{rolls_score, round_distribution, ROLLS as SLOTS};
+use crate::format::encoding::{rolls_score, round_distribution, ROLLS as SLOTS};
 use crate::format::index::PositionIndex;
 use crate::levels::PipLevels;
 use crate::movegen::{
     counts_of, for_each_sequence, for_each_single_move, Counts, Ranker, SaveFilter, Saved, MAX_POINTS, ROLLS,
 };
+use crate::prefetch::prefetch;
 
 /// Where a position's successors' values come from (the table being built, or a file
 /// being verified).
@@ -376,10 +377,10 @@ impl DoublesWindow {
         let (slot, at) = self.at(x, d, bound);
         // The three depths span 48 bytes: at most two cache lines.
         if let Some(e) = slot.get(at) {
-            crate::hyper::kernel::prefetch(e);
+            prefetch(e);
         }
         if let Some(e) = slot.get(at + 11) {
-            crate::hyper::kernel::prefetch(e);
+            prefetch(e);
         }
     }
 }
@@ -534,11 +535,11 @@ fn prepare(index: &PositionIndex, ranker: &Ranker, i: u64, gammon: bool, src: &T
         for (_, _, x1) in m.iter() {
             let row = &src.singles[x1 as usize].0;
             // 96 bytes at 32-byte alignment: two cache lines.
-            crate::hyper::kernel::prefetch(&row[0]);
-            crate::hyper::kernel::prefetch(&row[5]);
-            crate::hyper::kernel::prefetch(&src.scores[x1 as usize]);
+            prefetch(&row[0]);
+            prefetch(&row[5]);
+            prefetch(&src.scores[x1 as usize]);
             if let Some(w) = src.doubles {
-                crate::hyper::kernel::prefetch(&w.loc[x1 as usize]);
+                prefetch(&w.loc[x1 as usize]);
             }
         }
     }
@@ -623,9 +624,9 @@ fn choose(ranker: &Ranker, p: &Prepared, src: &TableSource) -> [(u64, u64); 21] 
             });
         }
         chosen[r] = (choice.best.1, choice.gbest.1);
-        crate::hyper::kernel::prefetch(&src.bearoff[choice.best.1 as usize]);
+        prefetch(&src.bearoff[choice.best.1 as usize]);
         if want_gammon {
-            crate::hyper::kernel::prefetch(&src.gammons[choice.gbest.1 as usize]);
+            prefetch(&src.gammons[choice.gbest.1 as usize]);
         }
     }
     chosen

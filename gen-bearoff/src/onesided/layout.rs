@@ -11,7 +11,7 @@
 
 use std::io::{self, Write};
 
-use crate::encoding::ROLLS;
+use crate::format::encoding::ROLLS;
 use crate::format::header::{HeaderStyle, OneSidedParams};
 use crate::onesided::generate::{ExactTable, NormalTable};
 

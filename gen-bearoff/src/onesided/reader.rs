@@ -2,8 +2,8 @@
 
 use std::path::Path;
 
-use crate::encoding::{read_u16s, DIST_TOTAL, ROLLS};
 use crate::error::BearoffError;
+use crate::format::encoding::{read_u16s, DIST_TOTAL, ROLLS};
 use crate::format::header::{HeaderStyle, Kind, OneSidedParams, HEADER_LEN};
 use crate::format::index::PositionIndex;
 use crate::format::mapped::MappedFile;
