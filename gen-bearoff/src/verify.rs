@@ -7,7 +7,8 @@
 
 use crate::error::BearoffError;
 use crate::format::encoding::rolls_score;
-use crate::onesided::generate::{compute_exact, compute_normal, ExactSource};
+use crate::onesided::exact::{compute_exact, ExactSource};
+use crate::onesided::normal::compute_normal;
 use crate::onesided::OneSidedDb;
 use crate::reader::BearoffDb;
 use crate::twosided::generate::compute_record;
