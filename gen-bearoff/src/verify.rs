@@ -11,7 +11,7 @@ use crate::onesided::exact::{compute_exact, ExactSource};
 use crate::onesided::normal::compute_normal;
 use crate::onesided::OneSidedDb;
 use crate::reader::BearoffDb;
-use crate::twosided::generate::compute_record;
+use crate::twosided::record::compute_record;
 use crate::twosided::TwoSidedDb;
 use crate::verify_report::sample;
 /// Paths from before the report and the sampling became a module of their own.
