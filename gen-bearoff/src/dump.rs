@@ -16,8 +16,8 @@ use std::fmt::Write as _;
 
 use board::Position;
 
-use crate::encoding::ROLLS;
 use crate::error::BearoffError;
+use crate::format::encoding::ROLLS;
 use crate::format::header::HeaderStyle;
 use crate::hyper::HyperDb;
 use crate::onesided::OneSidedDb;
@@ -101,7 +101,7 @@ fn pips(side: &[u8; 25]) -> u32 {
     board::pip_count(side)
 }
 
-fn side_of(index: &crate::PositionIndex, i: u64) -> Result<[u8; 25], BearoffError> {
+fn side_of(index: &crate::format::index::PositionIndex, i: u64) -> Result<[u8; 25], BearoffError> {
     let mut side = [0u8; 25];
     if !index.unrank_into(i, &mut side) {
         return Err(BearoffError::IndexOutOfRange {

@@ -1,8 +1,7 @@
-//! The library's error type.
+//! The library's error types: [`BearoffError`], and [`HeaderError`] for a header that
+//! cannot be read. A leaf module: it depends on no other part of the crate.
 
 use std::path::{Path, PathBuf};
-
-use crate::format::header::HeaderError;
 
 /// Everything that can go wrong generating or reading a database.
 #[derive(Debug, thiserror::Error)]
@@ -107,4 +106,23 @@ impl BearoffError {
             why: why.into(),
         }
     }
+}
+
+/// Why 40 bytes are not a header this crate understands.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum HeaderError {
+    /// Shorter than 40 bytes.
+    #[error("file is {0} bytes, shorter than the 40-byte header")]
+    TooShort(usize),
+    /// Neither `gnubg` nor `bgkit` magic.
+    #[error("not a bearoff database (header does not start with 'gnubg' or 'bgkit')")]
+    UnknownMagic,
+    /// Recognised magic but malformed fields.
+    #[error("malformed header {text:?}: {why}")]
+    Malformed {
+        /// The header as text (lossy).
+        text: String,
+        /// What is wrong.
+        why: String,
+    },
 }

@@ -2,16 +2,19 @@
 //!
 //! * [`space`]: positions, classes, finished games, what hits do;
 //! * [`moves`]: every legal move of every side, tabulated once (gnubg's order);
+//! * [`equations`]: the money equations of one record, as every solver and check
+//!   evaluates them (roll weights, cube decisions, the rule for dances);
 //! * [`exact`], [`kernel`]: bgkit's solver — exact fixed point, correct handling of
-//!   dances;
+//!   dances; `kernel` holds its inner loops for one column;
 //! * [`compat`]: gnubg 1.07's `makehyper` computation, byte-identical files;
 //! * [`generate`]: solving with checkpoints and resume, writing the file;
 //! * [`record`], [`reader`]: the 28-byte record and the memory-mapped reader;
-//! * [`opening`]: start-of-game values read from a file (published checks);
+//! * [`opening`](mod@opening): start-of-game values read from a file (published checks);
 //! * [`verify`]: structure and equations of a file (`gen-bearoff verify`).
 
 pub mod checkpoint;
 pub mod compat;
+pub mod equations;
 pub mod exact;
 pub mod generate;
 pub mod kernel;
@@ -22,7 +25,7 @@ pub mod record;
 pub mod space;
 pub mod verify;
 
-pub use exact::DanceRule;
+pub use equations::DanceRule;
 pub use generate::{
     generate_hyper, solve, HyperEvent, HyperMethod, HyperOptions, HyperPhase, HyperSolution, HyperSummary,
     EXACT_THRESHOLD, GNUBG_THRESHOLD,

@@ -6,7 +6,7 @@
 
 use rayon::prelude::*;
 
-use crate::format::index::{binom, PositionIndex};
+use crate::format::index::PositionIndex;
 use crate::movegen::MAX_POINTS;
 
 /// One-sided positions sorted by pip count (ties by index).
@@ -86,8 +86,3 @@ impl PipLevels {
 
 /// Bytes per position that [`PipLevels::new`] needs.
 pub const BYTES_PER_POSITION: u64 = 10;
-
-/// Number of positions with exactly `n` checkers on `p` points.
-pub fn with_checkers(p: usize, n: usize) -> u64 {
-    binom(p + n - 1, n)
-}

@@ -2,12 +2,18 @@
 //! generation (one-sided and two-sided bearoff, byte-identical to gnubg 1.07's
 //! `makebearoff`, parallel, in bounded memory; hypergammon solved exactly, or
 //! byte-identical to `makehyper`), their file formats (gnubg's and bgkit's 64-bit "wide"
-//! variant) and the memory-mapped readers the evaluator uses.
+//! variant) and the memory-mapped readers the evaluator uses; the `gen-bearoff` binary is
+//! a thin command line over it.
 //!
-//! * [`format`]: indexing, headers, value encodings, mapped-file access (shared layer).
-//! * [`onesided`], [`twosided`], [`hyper`]: generators, layouts and readers.
+//! * [`format`](mod@format): indexing, headers, value encodings, mapped-file access
+//!   (shared layer); [`error`]: the error types; [`output`]: atomic output files.
+//! * [`onesided`], [`twosided`], [`hyper`]: generators, layouts and readers, each split by
+//!   concept (rule for one record, planning, level loop, assembly, checkpoints).
+//! * [`movegen`], [`levels`]: one side's moves in gnubg's order and positions grouped by
+//!   pip count, shared by the bearoff generators.
 //! * [`BearoffDb`]: open any supported file and find out what it holds.
-//! * [`dump`], [`verify`]: gnubg-`bearoffdump`-style text and self-consistency checks.
+//! * [`dump`], [`verify`]: gnubg-`bearoffdump`-style text and self-consistency checks
+//!   ([`verify_report`]: their report and sampler, shared with [`hyper::verify`]).
 
 pub mod dump;
 pub mod error;
@@ -17,9 +23,11 @@ pub mod levels;
 pub mod movegen;
 pub mod onesided;
 pub mod output;
+mod prefetch;
 pub mod reader;
 pub mod twosided;
 pub mod verify;
+pub mod verify_report;
 
 pub use error::BearoffError;
 pub use format::encoding;

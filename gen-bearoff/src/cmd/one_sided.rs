@@ -8,10 +8,11 @@ use anyhow::{bail, Context, Result};
 use clap::Parser;
 
 use gen_bearoff::format::header::{Header, Kind, OneSidedParams};
-use gen_bearoff::onesided::generate::{exact_bytes_per_position, generate_exact, generate_normal};
+use gen_bearoff::onesided::generate::{exact_bytes_per_position, generate_exact};
 use gen_bearoff::onesided::layout::{
     exact_file_size, write_exact, write_normal, OneSidedWriteOptions, NORMAL_RECORD_LEN,
 };
+use gen_bearoff::onesided::normal::generate_normal;
 use gen_bearoff::output::AtomicOutput;
 use gen_bearoff::{HeaderStyle, PositionIndex};
 

@@ -22,6 +22,9 @@
 
 use std::fmt;
 
+/// [`HeaderError`] lives with the crate's other error types; this is its old path.
+pub use crate::error::HeaderError;
+
 /// Every header is exactly this long.
 pub const HEADER_LEN: usize = 40;
 
@@ -84,25 +87,6 @@ pub struct Header {
     pub kind: Kind,
     /// Which header style it uses.
     pub style: HeaderStyle,
-}
-
-/// Why 40 bytes are not a header this crate understands.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum HeaderError {
-    /// Shorter than 40 bytes.
-    #[error("file is {0} bytes, shorter than the 40-byte header")]
-    TooShort(usize),
-    /// Neither `gnubg` nor `bgkit` magic.
-    #[error("not a bearoff database (header does not start with 'gnubg' or 'bgkit')")]
-    UnknownMagic,
-    /// Recognised magic but malformed fields.
-    #[error("malformed header {text:?}: {why}")]
-    Malformed {
-        /// The header as text (lossy).
-        text: String,
-        /// What is wrong.
-        why: String,
-    },
 }
 
 fn digits(h: &[u8], at: usize, len: usize) -> Option<u32> {

@@ -78,15 +78,6 @@ impl PositionIndex {
         binom(self.points + self.checkers, self.points)
     }
 
-    /// Index of the first side with exactly `n` checkers.
-    pub fn first_with(&self, n: usize) -> u64 {
-        if n == 0 {
-            0
-        } else {
-            binom(self.points + n - 1, self.points)
-        }
-    }
-
     /// Rank of a side given as slot counts (`board[i]` checkers on slot `i`). Slots at
     /// `points` and beyond must be empty, and the total must not exceed `checkers`;
     /// otherwise `None`.

@@ -1,4 +1,4 @@
-//! The file-format layer shared by every database kind (one-sided, two-sided and, later,
+//! The file-format layer shared by every database kind (one-sided, two-sided and
 //! hypergammon): position indexing, the 40-byte headers, value encodings, and
 //! bounds-checked access to memory-mapped files.
 //!

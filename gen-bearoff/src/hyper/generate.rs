@@ -9,7 +9,8 @@ use rayon::prelude::*;
 
 use super::checkpoint::{self, CheckpointMeta};
 use super::compat::{CompatRecord, CompatSolver};
-use super::exact::{extrapolate, extrapolation, DanceRule, ExactSolver, ExactState, TAIL};
+use super::equations::DanceRule;
+use super::exact::{extrapolate, extrapolation, ExactSolver, ExactState, TAIL};
 use super::moves::MoveTable;
 use super::record::{HyperRecord, RECORD_LEN};
 use super::space::{Class, HyperSpace};

@@ -4,19 +4,22 @@
 //! A column's records read successors from at most eight rows: the opponent on roll
 //! against the mover's new side, with none, some or all of its blots on the bar. Before
 //! a column is computed, what each of those successors is worth to a mover
-//! ([`candidate`]: its equities negated, the cube decisions applied), or its
+//! (`candidate`: its equities negated, the cube decisions applied), or its
 //! probabilities, are copied into a small table that stays in cache; the loop over a
 //! record's moves then only looks values up and takes maxima. Which row a move leads to
 //! is the set of blots it lands on, read with `pext` where the processor has BMI2
 //! (detected at run time) and with shifts otherwise; both give identical results
-//! (tested).
+//! (tested in [`super::exact`], against [`super::equations::bellman`]).
 //!
 //! Three loops: the equities (all five maxima), the cubeless choice of move per roll
 //! (gnubg's tie rule), and the probabilities for given choices.
 
-use super::exact::{candidate, DanceRule, Equities, WEIGHTS};
+use super::equations::{candidate, fmax, DanceRule, Equities, WEIGHTS};
 use super::moves::{MoveTable, Path};
 use super::space::{invert, HyperSpace, Outputs};
+
+/// [`prefetch`]'s path from before it became a module of its own.
+pub use crate::prefetch::prefetch;
 
 /// Marks a roll without a legal move in a [`Choices`] entry.
 pub const DANCE: u8 = u8::MAX;
@@ -171,29 +174,6 @@ fn subset<const BMI2: bool>(lands: u32, blots: u32, bits: &[u32; 3]) -> usize {
     (((h >> bits[0]) & 1) | ((h >> bits[1]) & 1) << 1 | ((h >> bits[2]) & 1) << 2) as usize
 }
 
-/// Asks the processor to fetch `x` into cache (no effect where not supported).
-#[inline(always)]
-pub fn prefetch<T>(x: &T) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        // SAFETY: a prefetch is only a hint; it never faults, and SSE is part of the
-        // x86-64 baseline.
-        unsafe { _mm_prefetch::<_MM_HINT_T0>((x as *const T).cast::<i8>()) };
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = x;
-}
-
-#[inline(always)]
-fn fmax(a: f64, b: f64) -> f64 {
-    if a > b {
-        a
-    } else {
-        b
-    }
-}
-
 /// Record `r`'s sides, the blocked point and the column index of a path's successor.
 #[inline(always)]
 fn setup<'a, const BMI2: bool>(
@@ -297,70 +277,4 @@ fn outputs_impl<const BMI2: bool>(
         }
     }
     acc.map(|x| x / 36.0)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::hyper::exact::ExactSolver;
-    use crate::hyper::space::Class;
-
-    /// The column loops (portable and, where available, BMI2) give bit-identical results
-    /// to the general equations, on a state that is not a fixed point.
-    #[test]
-    fn kernels_match_the_general_equations() {
-        let space = HyperSpace::new(2).unwrap();
-        let table = MoveTable::new(&space);
-        let mut kernels = vec![Kernel::Scalar];
-        if Kernel::detect() != Kernel::Scalar {
-            kernels.push(Kernel::detect());
-        }
-        for dance in [DanceRule::Correct, DanceRule::Gnubg] {
-            let solver = ExactSolver {
-                space: &space,
-                table: &table,
-                dance,
-            };
-            let mut state = solver.start();
-            // Some sweeps of the general equations for varied values (start guesses are
-            // full of ties).
-            let (records, starts) = space.columns(Class::Contact);
-            for _ in 0..3 {
-                solver.pass(&mut state, &records, &starts, &|_| {});
-            }
-            let (mut cands, mut outs) = (Column::default(), Column::default());
-            let mut checked = 0;
-            for w in starts.windows(2) {
-                let b = records[w[0]] as usize % space.n();
-                cands.prepare_candidates(&space, &state.eq, b);
-                outs.prepare_outputs(&space, &state.out, b);
-                for &r in &records[w[0]..w[1]] {
-                    let r = r as usize;
-                    let (want_e, want_o) = solver.record(&state, r);
-                    for &kernel in &kernels {
-                        let loops = Loops {
-                            space: &space,
-                            table: &table,
-                            kernel,
-                        };
-                        let e = loops.equities(dance, &state.eq, &cands, r);
-                        let choices = loops.choices(&cands, r);
-                        let o = loops.outputs(&outs, r, &choices);
-                        assert_eq!(
-                            e.map(f64::to_bits),
-                            want_e.map(f64::to_bits),
-                            "record {r}, {kernel:?}"
-                        );
-                        assert_eq!(
-                            o.map(f64::to_bits),
-                            want_o.map(f64::to_bits),
-                            "record {r}, {kernel:?}"
-                        );
-                    }
-                    checked += 1;
-                }
-            }
-            assert_eq!(checked, space.class_counts()[3]);
-        }
-    }
 }

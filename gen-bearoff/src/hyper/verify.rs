@@ -9,13 +9,13 @@
 //! are checked for consistency only: between moves of (nearly) equal cubeless equity the
 //! choice of whose probabilities are kept is the generator's.
 
-use super::exact::{bellman, DanceRule, Equities};
+use super::equations::{bellman, DanceRule, Equities};
 use super::moves::MoveTable;
 use super::reader::HyperDb;
 use super::record::HyperRecord;
 use super::space::{utility, Class, HyperSpace, Outputs};
 use crate::error::BearoffError;
-use crate::verify::{sample, VerifyReport};
+use crate::verify_report::{sample, VerifyReport};
 
 /// Largest deviation accepted between a stored record and its recomputation. gnubg's own
 /// files (threshold 1e-5, in-place iteration, truncated to 24 bits) stay below 2·10⁻⁵,

@@ -11,9 +11,10 @@
 
 use std::io::{self, Write};
 
-use crate::encoding::ROLLS;
+use crate::format::encoding::ROLLS;
 use crate::format::header::{HeaderStyle, OneSidedParams};
-use crate::onesided::generate::{ExactTable, NormalTable};
+use crate::onesided::generate::ExactTable;
+use crate::onesided::normal::NormalTable;
 
 /// Bytes of one index entry of the compressed layout.
 pub const fn index_entry_len(gammon: bool, wide: bool) -> u64 {

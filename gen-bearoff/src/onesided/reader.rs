@@ -2,8 +2,8 @@
 
 use std::path::Path;
 
-use crate::encoding::{read_u16s, DIST_TOTAL, ROLLS};
 use crate::error::BearoffError;
+use crate::format::encoding::{read_u16s, DIST_TOTAL, ROLLS};
 use crate::format::header::{HeaderStyle, Kind, OneSidedParams, HEADER_LEN};
 use crate::format::index::PositionIndex;
 use crate::format::mapped::MappedFile;
@@ -32,15 +32,14 @@ pub struct Distribution {
     pub gammon: Option<[u16; ROLLS]>,
 }
 
-fn moments(a: &[u16; ROLLS]) -> (f64, f64) {
+/// Expected number of rolls of a distribution (from the stored, rounded values).
+fn mean(a: &[u16; ROLLS]) -> f64 {
     let mut s1 = 0.0;
-    let mut s2 = 0.0;
     for (i, &v) in a.iter().enumerate() {
         let p = f64::from(v) / 65535.0;
         s1 += i as f64 * p;
-        s2 += (i * i) as f64 * p;
     }
-    (s1, (s2 - s1 * s1).max(0.0).sqrt())
+    s1
 }
 
 impl Distribution {
@@ -51,23 +50,7 @@ impl Distribution {
 
     /// Expected number of rolls to bear off (from the stored, rounded values).
     pub fn mean_rolls(&self) -> f64 {
-        moments(&self.bearoff).0
-    }
-
-    /// Standard deviation of the number of rolls to bear off.
-    pub fn std_dev(&self) -> f64 {
-        moments(&self.bearoff).1
-    }
-
-    /// Probability of bearing off the first checker in exactly `n` rolls.
-    pub fn gammon_probability(&self, n: usize) -> Option<f64> {
-        self.gammon
-            .map(|g| g.get(n).map_or(0.0, |&v| f64::from(v) / 65535.0))
-    }
-
-    /// Expected rolls to bear off the first checker (0 once one is off).
-    pub fn gammon_mean_rolls(&self) -> Option<f64> {
-        self.gammon.map(|g| moments(&g).0)
+        mean(&self.bearoff)
     }
 }
 

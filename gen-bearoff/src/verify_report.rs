@@ -1,0 +1,73 @@
+//! What a `verify` found ([`VerifyReport`]) and which records it recomputes
+//! (`sample`): shared by the bearoff checks ([`crate::verify`]) and the hypergammon
+//! checks ([`crate::hyper::verify`]).
+
+/// What `verify` found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct VerifyReport {
+    /// Records checked structurally (decoded and validated).
+    pub structural: u64,
+    /// Records recomputed from their successors.
+    pub recomputed: u64,
+    /// Human-readable descriptions of the problems found (at most 20 kept).
+    pub problems: Vec<String>,
+    /// Total number of problems.
+    pub problem_count: u64,
+    /// Measurements worth reporting even when all is well.
+    pub notes: Vec<String>,
+}
+
+impl VerifyReport {
+    pub(crate) fn problem(&mut self, text: String) {
+        self.problem_count += 1;
+        if self.problems.len() < 20 {
+            self.problems.push(text);
+        }
+    }
+
+    /// True if nothing was wrong.
+    pub fn ok(&self) -> bool {
+        self.problem_count == 0
+    }
+}
+
+/// A small deterministic generator (SplitMix64) for choosing samples.
+#[derive(Clone, Debug)]
+pub struct SplitMix64(u64);
+
+impl SplitMix64 {
+    /// Seeded generator.
+    pub fn new(seed: u64) -> SplitMix64 {
+        SplitMix64(seed)
+    }
+
+    /// Next value.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform value below `n` (> 0), with negligible bias for the sizes used here.
+    pub fn below(&mut self, n: u64) -> u64 {
+        ((u128::from(self.next_u64()) * u128::from(n)) >> 64) as u64
+    }
+}
+
+/// The indices to recompute: the first and last few, then random ones.
+pub(crate) fn sample(count: u64, samples: u64, seed: u64) -> Vec<u64> {
+    let mut out: Vec<u64> = (0..count.min(8)).chain(count.saturating_sub(8)..count).collect();
+    let mut rng = SplitMix64::new(seed);
+    if samples >= count {
+        out.extend(0..count);
+    } else {
+        for _ in 0..samples {
+            out.push(rng.below(count));
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
