@@ -6,17 +6,10 @@ use std::process::{Command, Output};
 
 pub use test_support::{dir_names as file_names, md5_hex, BEAROFFDUMP, GNUBG, MAKEBEAROFF, MAKEHYPER};
 
-/// Whether gnubg's tools are installed. Without them a test prints a skip notice and
-/// returns, unless BGKIT_REQUIRE_GNUBG=1 (CI), where the missing tools are a failure.
-pub fn have_gnubg(test: &str) -> bool {
-    if Path::new(MAKEBEAROFF).exists() && Path::new(BEAROFFDUMP).exists() {
-        return true;
-    }
-    if std::env::var("BGKIT_REQUIRE_GNUBG").as_deref() == Ok("1") {
-        panic!("{test}: gnubg's makebearoff/bearoffdump are required (BGKIT_REQUIRE_GNUBG=1) but {MAKEBEAROFF} is missing");
-    }
-    eprintln!("SKIPPED {test}: {MAKEBEAROFF} not installed (apt-get install gnubg)");
-    false
+/// Whether gnubg's makebearoff and bearoffdump are installed (the `test` name is kept
+/// for the callers' readability); the skip-or-fail rule is `test_support::have`'s.
+pub fn have_gnubg(_test: &str) -> bool {
+    test_support::have(&[MAKEBEAROFF, BEAROFFDUMP])
 }
 
 /// A fresh scratch directory for one test.
@@ -50,16 +43,9 @@ pub fn makebearoff(args: &[&str], file: &Path) {
     assert!(out.status.success(), "makebearoff {args:?} failed");
 }
 
-/// Whether a gnubg tool is installed; see [`have_gnubg`] for the policy.
-pub fn have_tool(test: &str, tool: &str) -> bool {
-    if Path::new(tool).exists() {
-        return true;
-    }
-    if std::env::var("BGKIT_REQUIRE_GNUBG").as_deref() == Ok("1") {
-        panic!("{test}: {tool} is required (BGKIT_REQUIRE_GNUBG=1) but missing");
-    }
-    eprintln!("SKIPPED {test}: {tool} not installed (apt-get install gnubg)");
-    false
+/// Whether a gnubg tool is installed (rule as [`have_gnubg`]).
+pub fn have_tool(_test: &str, tool: &str) -> bool {
+    test_support::have(&[tool])
 }
 
 /// Runs our binary and asserts failure with exit code 2; returns stderr.
