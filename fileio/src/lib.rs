@@ -64,7 +64,11 @@ impl AtomicFile {
     /// temporary name is documented or derived from (e.g. `FILE.partial`).
     pub fn with_temp(target: impl AsRef<Path>, temp: PathBuf, capacity: usize) -> io::Result<AtomicFile> {
         let file = File::create(&temp)?;
-        Ok(AtomicFile::new(target.as_ref(), temp, BufWriter::with_capacity(capacity, file)))
+        Ok(AtomicFile::new(
+            target.as_ref(),
+            temp,
+            BufWriter::with_capacity(capacity, file),
+        ))
     }
 
     fn new(target: &Path, temp: PathBuf, writer: BufWriter<File>) -> AtomicFile {
@@ -88,7 +92,9 @@ impl AtomicFile {
     }
 
     fn writer(&mut self) -> &mut BufWriter<File> {
-        self.writer.as_mut().expect("an AtomicFile is written only before commit")
+        self.writer
+            .as_mut()
+            .expect("an AtomicFile is written only before commit")
     }
 
     /// Flushes the buffer and fsyncs the temporary file (commit does it if not done;
@@ -116,16 +122,19 @@ impl AtomicFile {
 }
 
 impl Write for AtomicFile {
+    #[inline]
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         self.synced = false;
         self.writer().write(buf)
     }
 
+    #[inline]
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
         self.synced = false;
         self.writer().write_all(buf)
     }
 
+    #[inline]
     fn flush(&mut self) -> io::Result<()> {
         self.writer().flush()
     }
@@ -153,7 +162,11 @@ fn create_unique(target: &Path) -> io::Result<(PathBuf, File)> {
     let name = target.file_name().unwrap_or_default();
     loop {
         let mut temp = name.to_os_string();
-        temp.push(format!(".tmp{}-{}", std::process::id(), COUNTER.fetch_add(1, Ordering::Relaxed)));
+        temp.push(format!(
+            ".tmp{}-{}",
+            std::process::id(),
+            COUNTER.fetch_add(1, Ordering::Relaxed)
+        ));
         let temp = target.with_file_name(temp);
         match OpenOptions::new().write(true).create_new(true).open(&temp) {
             Ok(f) => return Ok((temp, f)),

@@ -44,7 +44,11 @@ fn target_appears_only_after_commit_with_exact_bytes() {
     f.write_all(&bytes[40_000..]).unwrap();
     assert!(!target.exists(), "target must not exist before commit");
     let temp = f.temp_path().to_path_buf();
-    assert_eq!(temp.parent(), target.parent(), "temporary file lies beside the target");
+    assert_eq!(
+        temp.parent(),
+        target.parent(),
+        "temporary file lies beside the target"
+    );
     assert!(temp.exists());
     f.commit().unwrap();
     assert_eq!(fs::read(&target).unwrap(), bytes);
@@ -123,7 +127,10 @@ fn errors_are_plain_io_errors_naming_no_path() {
     let e = write_atomic(&target, b"x").unwrap_err();
     assert_eq!(e.kind(), io::ErrorKind::NotFound);
     let text = e.to_string();
-    assert!(!text.contains("no-such-dir") && !text.contains("out.txt"), "{text}");
+    assert!(
+        !text.contains("no-such-dir") && !text.contains("out.txt"),
+        "{text}"
+    );
     let e = persist(s.0.join("missing"), s.0.join("t")).unwrap_err();
     assert_eq!(e.kind(), io::ErrorKind::NotFound);
     assert!(!e.to_string().contains("missing"));
