@@ -150,11 +150,7 @@ pub fn save(path: &Path, record: &MatchRecord, format: Format) -> Result<(), Rec
         Format::Mat => write_mat(record),
     }
     .map_err(|e| e.in_source(&name))?;
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = Path::new(&tmp);
-    fs::write(tmp, text).map_err(|e| io_error(tmp, e))?;
-    fs::rename(tmp, path).map_err(|e| io_error(path, e))
+    fileio::write_atomic(path, text.as_bytes()).map_err(|e| io_error(path, e))
 }
 
 /// Appends game `index` of `record` to the SGF collection at `path` (created if

@@ -15,7 +15,7 @@ pub mod binary;
 pub mod csv;
 pub mod gnubg_nn;
 
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::Path;
 
 use board::Position;
@@ -122,18 +122,11 @@ pub fn write_text(
     path: &Path,
     body: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> Result<(), DatasetError> {
-    let tmp = evaluator::fileio::temp_path(path);
     let result = (|| {
-        let file = std::fs::File::create(&tmp)?;
-        let mut w = BufWriter::new(file);
+        let mut w = fileio::AtomicFile::create(path)?;
         body(&mut w)?;
-        let file = w.into_inner().map_err(|e| e.into_error())?;
-        file.sync_all()?;
-        std::fs::rename(&tmp, path)
+        w.commit()
     })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
     result.map_err(|e| DatasetError::io(path, e))
 }
 

@@ -41,7 +41,7 @@ pub fn partial_paths(out: &Path) -> (PathBuf, PathBuf) {
 
 fn write_json(path: &Path, v: &Value) -> Result<(), DatasetError> {
     let text = serde_json::to_string_pretty(v).expect("json");
-    evaluator::fileio::write_atomic(path, text.as_bytes()).map_err(|e| DatasetError::io(path, e))
+    fileio::write_atomic(path, text.as_bytes()).map_err(|e| DatasetError::io(path, e))
 }
 
 fn read_json(path: &Path) -> Result<Value, DatasetError> {

@@ -25,7 +25,6 @@ pub mod cli;
 pub mod corpus;
 pub mod datadir;
 pub mod eval;
-pub mod fileio;
 pub mod inputs;
 pub mod net;
 pub mod probabilities;

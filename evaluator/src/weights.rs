@@ -376,7 +376,7 @@ impl Weights {
             WeightsFormat::Text => self.to_text().into_bytes(),
             WeightsFormat::Binary => self.to_binary(),
         };
-        crate::fileio::write_atomic(path.as_ref(), &bytes).map_err(|source| WeightsError::Io {
+        fileio::write_atomic(path.as_ref(), &bytes).map_err(|source| WeightsError::Io {
             path: path.as_ref().display().to_string(),
             source,
         })

@@ -1,19 +1,22 @@
 //! Writing an output file safely: everything goes to `<file>.partial`, which is renamed
-//! over `<file>` only once complete and flushed. On error (or drop before commit) the
-//! partial file is removed, so `<file>` is never left half-written.
+//! over `<file>` only once complete, flushed and synced (see [`fileio::AtomicFile`]; the
+//! directory is synced too). On error (or drop before commit) the partial file is
+//! removed, so `<file>` is never left half-written.
+//!
+//! The name `<file>.partial` is kept (not a unique one) because it is documented in the
+//! CLI and two-sided runs derive their resumable scratch files from it.
 
-use std::fs::{self, File};
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+
+use fileio::AtomicFile;
 
 use crate::error::BearoffError;
 
 /// An output file being written under a temporary name.
 #[derive(Debug)]
 pub struct AtomicOutput {
-    target: PathBuf,
-    partial: PathBuf,
-    writer: Option<BufWriter<File>>,
+    file: AtomicFile,
 }
 
 /// The temporary name used for `target`.
@@ -24,59 +27,50 @@ pub fn partial_path(target: &Path) -> PathBuf {
 }
 
 impl AtomicOutput {
-    /// Creates `<target>.partial` (replacing a stale one).
+    /// Creates `<target>.partial` (replacing a stale one), written through a 1 MiB buffer.
     pub fn create(target: &Path) -> Result<AtomicOutput, BearoffError> {
         let partial = partial_path(target);
-        let file = File::create(&partial).map_err(|e| BearoffError::io(&partial, "cannot create", e))?;
-        Ok(AtomicOutput {
-            target: target.to_path_buf(),
-            partial,
-            writer: Some(BufWriter::with_capacity(1 << 20, file)),
-        })
+        let file = AtomicFile::with_temp(target, partial.clone(), 1 << 20)
+            .map_err(|e| BearoffError::io(&partial, "cannot create", e))?;
+        Ok(AtomicOutput { file })
     }
 
     /// The temporary path being written.
     pub fn partial(&self) -> &Path {
-        &self.partial
+        self.file.temp_path()
     }
 
     /// The final path.
     pub fn target(&self) -> &Path {
-        &self.target
+        self.file.target()
     }
 
     /// Flushes, syncs and renames to the final name.
     pub fn commit(mut self) -> Result<(), BearoffError> {
-        let writer = self.writer.take().expect("not yet committed");
-        let file = writer
-            .into_inner()
-            .map_err(|e| BearoffError::io(&self.partial, "cannot write", e.into_error()))?;
-        file.sync_all()
-            .map_err(|e| BearoffError::io(&self.partial, "cannot sync", e))?;
-        drop(file);
-        fs::rename(&self.partial, &self.target)
-            .map_err(|e| BearoffError::io(&self.target, "cannot rename the finished file to", e))
+        let partial = self.partial().to_path_buf();
+        let target = self.target().to_path_buf();
+        self.file
+            .flush()
+            .map_err(|e| BearoffError::io(&partial, "cannot write", e))?;
+        self.file
+            .sync()
+            .map_err(|e| BearoffError::io(&partial, "cannot sync", e))?;
+        self.file
+            .commit()
+            .map_err(|e| BearoffError::io(&target, "cannot rename the finished file to", e))
     }
 }
 
 impl Write for AtomicOutput {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.writer.as_mut().expect("not committed").write(buf)
+        self.file.write(buf)
     }
 
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
-        self.writer.as_mut().expect("not committed").write_all(buf)
+        self.file.write_all(buf)
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        self.writer.as_mut().expect("not committed").flush()
-    }
-}
-
-impl Drop for AtomicOutput {
-    fn drop(&mut self) {
-        if self.writer.take().is_some() {
-            let _ = fs::remove_file(&self.partial);
-        }
+        self.file.flush()
     }
 }

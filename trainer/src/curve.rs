@@ -97,7 +97,7 @@ pub(crate) fn draw_png(
         let _ = std::fs::remove_file(&tmp);
         return Err(TrainerError::format(path, format!("cannot draw the chart: {e}")));
     }
-    std::fs::rename(&tmp, path).map_err(|e| TrainerError::io(path, e))
+    fileio::persist(&tmp, path).map_err(|e| TrainerError::io(path, e))
 }
 
 /// Registers a system font for chart text, once; false if none was found.

@@ -409,7 +409,7 @@ pub fn save(stem: &Path, model: &Model, training: Option<TrainingInfo>) -> Resul
 
 /// Writes a file through a temporary name renamed into place.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), TrainerError> {
-    evaluator::fileio::write_atomic(path, bytes).map_err(|e| TrainerError::io(path, e))
+    fileio::write_atomic(path, bytes).map_err(|e| TrainerError::io(path, e))
 }
 
 /// Reads a sidecar.

@@ -106,9 +106,8 @@ fn check_endian(path: &Path) -> Result<(), DatasetError> {
 /// Writes a binary dataset (to a temporary name, renamed when complete).
 pub fn write(path: &Path, samples: &[Sample]) -> Result<(), DatasetError> {
     check_endian(path)?;
-    let tmp = evaluator::fileio::temp_path(path);
     let result = (|| -> std::io::Result<()> {
-        let mut file = std::io::BufWriter::new(std::fs::File::create(&tmp)?);
+        let mut file = fileio::AtomicFile::create(path)?;
         file.write_all(&[0u8; HEADER_SIZE])?;
         let mut sum = Fnv1a::default();
         for s in samples {
@@ -123,15 +122,10 @@ pub fn write(path: &Path, samples: &[Sample]) -> Result<(), DatasetError> {
             sum.finish(),
             if all_se { FLAG_SE } else { 0 },
         );
-        let mut file = file.into_inner().map_err(|e| e.into_error())?;
         file.seek(SeekFrom::Start(0))?;
         file.write_all(&header)?;
-        file.sync_all()?;
-        std::fs::rename(&tmp, path)
+        file.commit()
     })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
     result.map_err(|e| DatasetError::io(path, e))
 }
 

@@ -36,9 +36,7 @@ impl State {
             self.level,
             buckets.join(" ")
         );
-        let tmp = path.with_extension("state-new");
-        fs::write(&tmp, text).map_err(|e| BearoffError::io(&tmp, "cannot write", e))?;
-        fs::rename(&tmp, path).map_err(|e| BearoffError::io(path, "cannot write", e))
+        fileio::write_atomic(path, text.as_bytes()).map_err(|e| BearoffError::io(path, "cannot write", e))
     }
 
     pub(super) fn read(path: &Path) -> Result<State, BearoffError> {

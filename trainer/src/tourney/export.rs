@@ -5,7 +5,7 @@
 //! collection, with `board::records`.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use board::records::{self, Format, GamePlay, GameRecord, MatchRecord};
@@ -159,15 +159,6 @@ pub fn sessions(
     Ok(out)
 }
 
-/// Writes `text` to `path` through a temporary file renamed into place.
-fn write_atomic(path: &Path, text: &str) -> Result<(), TrainerError> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    std::fs::write(&tmp, text).map_err(|e| file::io_error(&tmp, e))?;
-    std::fs::rename(&tmp, path).map_err(|e| file::io_error(path, e))
-}
-
 /// Writes the records `opts` asks for; returns the files written.
 pub fn export(sessions: &[Session], opts: &ExportOptions) -> Result<Vec<PathBuf>, TrainerError> {
     let mut files = Vec::new();
@@ -190,7 +181,7 @@ pub fn export(sessions: &[Session], opts: &ExportOptions) -> Result<Vec<PathBuf>
                 &records::write_sgf(&s.record).map_err(|e| e.in_source(&path.display().to_string()))?,
             );
         }
-        write_atomic(path, &text)?;
+        fileio::write_atomic(path, text.as_bytes()).map_err(|e| file::io_error(path, e))?;
         files.push(path.clone());
     }
     Ok(files)

@@ -1,15 +1,15 @@
 //! The tournament file on disk, shared by any number of processes: every change
 //! happens under an exclusive lock on a sidecar lock file (`FILE.lock`), reading the
-//! file afresh, and is written to `FILE.tmp`, flushed and renamed over the file, so a
-//! reader never sees a partial file and a crash never leaves one.
+//! file afresh, and is written atomically ([`fileio::write_atomic`]: a temporary file,
+//! fsynced and renamed over the file), so a reader never sees a partial file and a
+//! crash never leaves one.
 //!
 //! The lock is `flock`-style advisory locking on the sidecar (the tournament file
 //! itself is replaced by each rename, so it cannot carry the lock). It works between
 //! processes on one machine and on network filesystems that support it (NFSv4 and
 //! most cluster filesystems).
 
-use std::fs::{self, File, OpenOptions};
-use std::io::Write as _;
+use std::fs::{File, OpenOptions};
 use std::path::{Path, PathBuf};
 
 use crate::error::TrainerError;
@@ -21,7 +21,6 @@ use crate::tourney::tournament::Tournament;
 pub struct Store {
     path: PathBuf,
     lock: PathBuf,
-    tmp: PathBuf,
 }
 
 /// `path` with `suffix` appended to its file name.
@@ -37,7 +36,6 @@ impl Store {
         Store {
             path: path.to_path_buf(),
             lock: beside(path, ".lock"),
-            tmp: beside(path, ".tmp"),
         }
     }
 
@@ -63,14 +61,11 @@ impl Store {
         Ok(f)
     }
 
+    /// Replaces the file with `t`; called only under the lock, which keeps writers in
+    /// turn (each write's temporary file has a name of its own).
     fn write(&self, t: &Tournament) -> Result<(), TrainerError> {
         let text = file::to_text(t);
-        let mut f = File::create(&self.tmp).map_err(|e| file::io_error(&self.tmp, e))?;
-        f.write_all(text.as_bytes())
-            .map_err(|e| file::io_error(&self.tmp, e))?;
-        f.sync_all().map_err(|e| file::io_error(&self.tmp, e))?;
-        drop(f);
-        fs::rename(&self.tmp, &self.path).map_err(|e| file::io_error(&self.path, e))
+        fileio::write_atomic(&self.path, text.as_bytes()).map_err(|e| file::io_error(&self.path, e))
     }
 
     /// Writes a new tournament; an existing file is an error unless `overwrite`.

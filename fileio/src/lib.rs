@@ -1,0 +1,202 @@
+//! fileio owns how bgkit writes output files: atomically, so that a reader (or a crash)
+//! never sees a half-written file. Every crate writes through it.
+//!
+//! A file is written to a temporary name beside its target, flushed and fsynced, renamed
+//! over the target, and then the directory is fsynced so the rename itself is durable.
+//! [`write_atomic`] does this for bytes already in memory; [`AtomicFile`] streams large
+//! outputs through a buffer and puts them in place on [`AtomicFile::commit`];
+//! [`persist`] finishes a file that another library wrote under a temporary name.
+//!
+//! Errors are plain [`std::io::Error`]s: callers add the path and their own wording.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, BufWriter, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Writes `bytes` to `path` atomically: `path` ends up with exactly `bytes` (replacing
+/// any file there), or, on error, is left as it was.
+pub fn write_atomic(path: impl AsRef<Path>, bytes: &[u8]) -> io::Result<()> {
+    let mut f = AtomicFile::create(path)?;
+    f.write_all(bytes)?;
+    f.commit()
+}
+
+/// Puts `temp`, a finished file that something else wrote, in place as `target`: fsyncs
+/// it, renames it over `target` and fsyncs the directory. On error before the rename,
+/// `temp` is removed.
+pub fn persist(temp: impl AsRef<Path>, target: impl AsRef<Path>) -> io::Result<()> {
+    let (temp, target) = (temp.as_ref(), target.as_ref());
+    let result = File::open(temp)
+        .and_then(|f| f.sync_all())
+        .and_then(|()| fs::rename(temp, target));
+    if result.is_err() {
+        let _ = fs::remove_file(temp);
+    }
+    result?;
+    sync_dir(target)
+}
+
+/// An output file being written under a temporary name beside its target, through a
+/// buffer. [`commit`](AtomicFile::commit) puts it in place; dropping it uncommitted
+/// removes the temporary file and leaves the target as it was.
+#[derive(Debug)]
+pub struct AtomicFile {
+    target: PathBuf,
+    temp: PathBuf,
+    writer: Option<BufWriter<File>>,
+    /// Everything written so far is flushed and fsynced.
+    synced: bool,
+    committed: bool,
+}
+
+impl AtomicFile {
+    /// Starts writing `target` through a new temporary file with a unique name beside
+    /// it, buffered like [`BufWriter::new`].
+    pub fn create(target: impl AsRef<Path>) -> io::Result<AtomicFile> {
+        let target = target.as_ref();
+        let (temp, file) = create_unique(target)?;
+        Ok(AtomicFile::new(target, temp, BufWriter::new(file)))
+    }
+
+    /// Starts writing `target` through the temporary file `temp` (created, or truncated
+    /// if a stale one is there), with a `capacity`-byte buffer. For callers whose
+    /// temporary name is documented or derived from (e.g. `FILE.partial`).
+    pub fn with_temp(target: impl AsRef<Path>, temp: PathBuf, capacity: usize) -> io::Result<AtomicFile> {
+        let file = File::create(&temp)?;
+        Ok(AtomicFile::new(
+            target.as_ref(),
+            temp,
+            BufWriter::with_capacity(capacity, file),
+        ))
+    }
+
+    fn new(target: &Path, temp: PathBuf, writer: BufWriter<File>) -> AtomicFile {
+        AtomicFile {
+            target: target.to_path_buf(),
+            temp,
+            writer: Some(writer),
+            synced: false,
+            committed: false,
+        }
+    }
+
+    /// The temporary file being written.
+    pub fn temp_path(&self) -> &Path {
+        &self.temp
+    }
+
+    /// The final path.
+    pub fn target(&self) -> &Path {
+        &self.target
+    }
+
+    fn writer(&mut self) -> &mut BufWriter<File> {
+        self.writer
+            .as_mut()
+            .expect("an AtomicFile is written only before commit")
+    }
+
+    /// Flushes the buffer and fsyncs the temporary file (commit does it if not done;
+    /// callers that report a failed sync differently from a failed rename call it first).
+    pub fn sync(&mut self) -> io::Result<()> {
+        if !self.synced {
+            let w = self.writer();
+            w.flush()?;
+            w.get_ref().sync_all()?;
+            self.synced = true;
+        }
+        Ok(())
+    }
+
+    /// Flushes, fsyncs, renames the temporary file over the target and fsyncs the
+    /// directory. On an error before the rename the temporary file is removed and the
+    /// target left as it was.
+    pub fn commit(mut self) -> io::Result<()> {
+        self.sync()?;
+        drop(self.writer.take()); // closed before the rename (required on some systems)
+        fs::rename(&self.temp, &self.target)?;
+        self.committed = true;
+        sync_dir(&self.target)
+    }
+}
+
+impl Write for AtomicFile {
+    #[inline]
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.synced = false;
+        self.writer().write(buf)
+    }
+
+    #[inline]
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.synced = false;
+        self.writer().write_all(buf)
+    }
+
+    #[inline]
+    fn flush(&mut self) -> io::Result<()> {
+        self.writer().flush()
+    }
+}
+
+impl Seek for AtomicFile {
+    /// Flushes the buffer, then seeks the temporary file (to patch a header, say).
+    fn seek(&mut self, pos: SeekFrom) -> io::Result<u64> {
+        self.writer().seek(pos)
+    }
+}
+
+impl Drop for AtomicFile {
+    fn drop(&mut self) {
+        if !self.committed {
+            drop(self.writer.take());
+            let _ = fs::remove_file(&self.temp);
+        }
+    }
+}
+
+/// Creates a new temporary file beside `target`: `NAME.tmpPID-N`, never an existing one.
+fn create_unique(target: &Path) -> io::Result<(PathBuf, File)> {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let name = target.file_name().unwrap_or_default();
+    loop {
+        let mut temp = name.to_os_string();
+        temp.push(format!(
+            ".tmp{}-{}",
+            std::process::id(),
+            COUNTER.fetch_add(1, Ordering::Relaxed)
+        ));
+        let temp = target.with_file_name(temp);
+        match OpenOptions::new().write(true).create_new(true).open(&temp) {
+            Ok(f) => return Ok((temp, f)),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// Fsyncs the directory holding `path`, so that a rename into it survives a crash.
+/// Filesystems that cannot sync a directory (they answer "invalid input" or
+/// "unsupported") are accepted as they are; elsewhere than Unix this does nothing.
+fn sync_dir(path: &Path) -> io::Result<()> {
+    #[cfg(unix)]
+    {
+        let dir = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        match File::open(dir).and_then(|d| d.sync_all()) {
+            Err(e) if matches!(e.kind(), io::ErrorKind::InvalidInput | io::ErrorKind::Unsupported) => Ok(()),
+            other => other,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests;
