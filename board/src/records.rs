@@ -207,7 +207,12 @@ mod tests {
         for (name, format) in [("a.sgf", Format::Sgf), ("a.mat", Format::Mat)] {
             let path = dir.join(name);
             save(&path, &a, format).unwrap();
-            assert!(!dir.join(format!("{name}.tmp")).exists());
+            // No temporary file is left beside it.
+            let names: Vec<String> = fs::read_dir(&dir)
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect();
+            assert!(names.iter().all(|n| !n.contains(".tmp")), "{names:?}");
             assert_eq!(load(&path).unwrap(), vec![a.clone()]);
         }
         // Content decides when the extension does not.

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{scratch, stderr, trainer};
+use common::{dir_names, scratch, stderr, trainer};
 use serde_json::Value;
 use trainer::tourney::file::{self, Tournament};
 
@@ -213,7 +213,12 @@ fn tourney_concurrent_workers_play_every_game_exactly_once() {
     assert!(t.games().all(|(_, _, g)| g.running.is_none()));
     // The results do not depend on who played what: same file as a single worker's.
     assert_eq!(std::fs::read(&shared).unwrap(), std::fs::read(&alone).unwrap());
-    assert!(!dir.join("shared.json.tmp").exists());
+    // No temporary file of the tourney's writes is left.
+    assert!(
+        dir_names(&dir).iter().all(|n| !n.contains(".tmp")),
+        "{:?}",
+        dir_names(&dir)
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
