@@ -15,12 +15,22 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-use common::{have_tool, run_ok, scratch, MAKEHYPER};
+use common::{have_tool, run_ok, MAKEHYPER};
 use gen_bearoff::hyper::verify::{compare, Comparison};
 use gen_bearoff::hyper::{opening, HyperDb};
 
 fn diff(a: &Path, b: &Path) -> Comparison {
     compare(&HyperDb::open(a).unwrap(), &HyperDb::open(b).unwrap()).unwrap()
+}
+
+/// A directory for files every test of this binary shares (built once per run): under
+/// cargo's per-target temporary directory, emptied at the start of each run, so nothing
+/// accumulates outside `target/`.
+fn shared_dir(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("hyper-tests-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
 }
 
 /// makehyper's files for 1 and 2 checkers, built once (2 checkers take about 45 s).
@@ -31,7 +41,7 @@ fn gnubg_files() -> Option<&'static [PathBuf; 2]> {
             if !have_tool("hypergammon against makehyper", MAKEHYPER) {
                 return None;
             }
-            let dir = scratch("makehyper");
+            let dir = shared_dir("makehyper");
             let files = [1, 2].map(|c| dir.join(format!("hyper{c}.bd")));
             let children: Vec<_> = [1, 2]
                 .iter()
@@ -58,7 +68,7 @@ fn gnubg_files() -> Option<&'static [PathBuf; 2]> {
 fn our_files() -> &'static [[PathBuf; 2]; 3] {
     static FILES: OnceLock<[[PathBuf; 2]; 3]> = OnceLock::new();
     FILES.get_or_init(|| {
-        let dir = scratch("ours");
+        let dir = shared_dir("ours");
         let flags: [&[&str]; 3] = [&[], &["--gnubg-dance"], &["--gnubg-compat"]];
         let names = ["exact", "dance", "compat"];
         [0, 1, 2].map(|k| {
@@ -182,7 +192,7 @@ fn three_checkers_match_tom_keith() {
     let file = match std::env::var_os("BGKIT_HYPER3") {
         Some(f) => PathBuf::from(f),
         None => {
-            let f = scratch("hyper3").join("hyper3.bd");
+            let f = shared_dir("hyper3").join("hyper3.bd");
             run_ok(&[
                 "hyper",
                 "-c",
@@ -226,7 +236,7 @@ fn three_checkers_match_the_gnubg_manual_example() {
     let file = match std::env::var_os("BGKIT_HYPER3_DANCE") {
         Some(f) => PathBuf::from(f),
         None => {
-            let f = scratch("hyper3-dance").join("hyper3.bd");
+            let f = shared_dir("hyper3-dance").join("hyper3.bd");
             run_ok(&[
                 "hyper",
                 "-c",

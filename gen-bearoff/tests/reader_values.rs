@@ -32,7 +32,7 @@ fn gcd(a: u128, b: u128) -> u128 {
     }
 }
 
-fn one_sided_6x15() -> (std::path::PathBuf, OneSidedDb) {
+fn one_sided_6x15() -> (test_support::Scratch, OneSidedDb) {
     let dir = scratch("reader-os");
     let f = dir.join("os6.bd");
     run_ok(&["one-sided", "-p", "6", "-o", f.to_str().unwrap(), "-q"]);

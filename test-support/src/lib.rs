@@ -54,6 +54,37 @@ pub fn scratch(tag: &str, name: &str) -> PathBuf {
     dir
 }
 
+/// A scratch directory ([`scratch`]) removed with everything in it when dropped, so a
+/// test cleans up even when it fails half-way. Derefs to its path.
+#[derive(Debug)]
+pub struct Scratch(PathBuf);
+
+impl Scratch {
+    /// A fresh, empty scratch directory (see [`scratch`]).
+    pub fn new(tag: &str, name: &str) -> Scratch {
+        Scratch(scratch(tag, name))
+    }
+}
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 /// The md5 sum of `bytes`, in lower-case hex.
 pub fn md5_hex(bytes: &[u8]) -> String {
     use md5::{Digest, Md5};

@@ -12,9 +12,10 @@ pub fn have_gnubg(_test: &str) -> bool {
     test_support::have(&[MAKEBEAROFF, BEAROFFDUMP])
 }
 
-/// A fresh scratch directory for one test.
-pub fn scratch(name: &str) -> PathBuf {
-    test_support::scratch("gen-bearoff", name)
+/// A fresh scratch directory for one test, removed when the test ends (also when it
+/// fails).
+pub fn scratch(name: &str) -> test_support::Scratch {
+    test_support::Scratch::new("gen-bearoff", name)
 }
 
 pub fn ours() -> Command {
