@@ -63,7 +63,7 @@ fn compare(file: &Path, args: &[&str], cubeless_only: bool) {
 
 #[test]
 fn one_sided_dumps_match_bearoffdump() {
-    if !have_gnubg("one_sided_dumps_match_bearoffdump") {
+    if !have_gnubg() {
         return;
     }
     let dir = scratch("dump-os");
@@ -116,7 +116,7 @@ fn one_sided_dumps_match_bearoffdump() {
 
 #[test]
 fn two_sided_dumps_match_bearoffdump() {
-    if !have_gnubg("two_sided_dumps_match_bearoffdump") {
+    if !have_gnubg() {
         return;
     }
     let dir = scratch("dump-ts");
@@ -149,7 +149,7 @@ fn two_sided_dumps_match_bearoffdump() {
 
 #[test]
 fn hyper_dumps_match_bearoffdump() {
-    if !have_gnubg("hyper_dumps_match_bearoffdump") {
+    if !have_gnubg() {
         return;
     }
     let dir = scratch("dump-hyper");

@@ -25,7 +25,7 @@ fn compare(name: &str, ours: &[&str], theirs: &[&str]) {
 
 #[test]
 fn one_sided_option_combinations_match_makebearoff() {
-    if !have_gnubg("one_sided_option_combinations_match_makebearoff") {
+    if !have_gnubg() {
         return;
     }
     let cases: &[(&str, &[&str], &[&str])] = &[
@@ -97,7 +97,7 @@ fn one_sided_option_combinations_match_makebearoff() {
 
 #[test]
 fn one_sided_six_points_normal_distribution_matches_makebearoff() {
-    if !have_gnubg("one_sided_six_points_normal_distribution_matches_makebearoff") {
+    if !have_gnubg() {
         return;
     }
     compare(
@@ -109,7 +109,7 @@ fn one_sided_six_points_normal_distribution_matches_makebearoff() {
 
 #[test]
 fn two_sided_option_combinations_match_makebearoff() {
-    if !have_gnubg("two_sided_option_combinations_match_makebearoff") {
+    if !have_gnubg() {
         return;
     }
     let cases: &[(&str, &[&str], &[&str])] = &[
@@ -153,7 +153,7 @@ fn matches_the_databases_debian_ships() {
         ),
     ] {
         if !Path::new(shipped).exists() {
-            if !have_gnubg("matches_the_databases_debian_ships") {
+            if !have_gnubg() {
                 return;
             }
             eprintln!("SKIPPED comparison with {shipped}: not installed");

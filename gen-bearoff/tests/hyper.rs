@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-use common::{have_tool, run_ok, MAKEHYPER};
+use common::{have, run_ok, MAKEHYPER};
 use gen_bearoff::hyper::verify::{compare, Comparison};
 use gen_bearoff::hyper::{opening, HyperDb};
 
@@ -38,7 +38,7 @@ fn gnubg_files() -> Option<&'static [PathBuf; 2]> {
     static FILES: OnceLock<Option<[PathBuf; 2]>> = OnceLock::new();
     FILES
         .get_or_init(|| {
-            if !have_tool("hypergammon against makehyper", MAKEHYPER) {
+            if !have(&[MAKEHYPER]) {
                 return None;
             }
             let dir = shared_dir("makehyper");

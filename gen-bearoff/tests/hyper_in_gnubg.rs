@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant, SystemTime};
 
-use common::{have_tool, run_ok, scratch, GNUBG};
+use common::{have, run_ok, scratch, GNUBG};
 use gen_bearoff::hyper::{Class, HyperDb, HyperSpace};
 
 const DIR: &str = "/var/lib/gnubg";
@@ -126,7 +126,7 @@ fn gnubg_eval(c: usize, position_id: &str) -> [f64; 4] {
 
 #[test]
 fn gnubg_reads_our_hyper_files() {
-    if !have_tool("gnubg_reads_our_hyper_files", GNUBG) {
+    if !have(&[GNUBG]) {
         return;
     }
     let dir = scratch("hyper-gnubg");

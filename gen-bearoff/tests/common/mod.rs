@@ -4,12 +4,12 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-pub use test_support::{dir_names as file_names, md5_hex, BEAROFFDUMP, GNUBG, MAKEBEAROFF, MAKEHYPER};
+pub use test_support::{dir_names as file_names, have, md5_hex, BEAROFFDUMP, GNUBG, MAKEBEAROFF, MAKEHYPER};
 
-/// Whether gnubg's makebearoff and bearoffdump are installed (the `test` name is kept
-/// for the callers' readability); the skip-or-fail rule is `test_support::have`'s.
-pub fn have_gnubg(_test: &str) -> bool {
-    test_support::have(&[MAKEBEAROFF, BEAROFFDUMP])
+/// Whether gnubg's makebearoff and bearoffdump are installed (skip or fail as
+/// `test_support::have` decides).
+pub fn have_gnubg() -> bool {
+    have(&[MAKEBEAROFF, BEAROFFDUMP])
 }
 
 /// A fresh scratch directory for one test, removed when the test ends (also when it
@@ -42,11 +42,6 @@ pub fn makebearoff(args: &[&str], file: &Path) {
         .output()
         .unwrap();
     assert!(out.status.success(), "makebearoff {args:?} failed");
-}
-
-/// Whether a gnubg tool is installed (rule as [`have_gnubg`]).
-pub fn have_tool(_test: &str, tool: &str) -> bool {
-    test_support::have(&[tool])
 }
 
 /// Runs our binary and asserts failure with exit code 2; returns stderr.
