@@ -17,6 +17,7 @@ Every other bgkit crate builds on this one; it depends on no other bgkit crate.
 * [`notation`]: standard and gnubg-style move text; [`Position::parse_move`] reads it
   back into a legal move.
 * [`Dice`], [`DiceStream`]: rolls and a seeded MT19937 dice stream.
+* [`Position::finish`]: the end of a game, who won and how much ([`Finish`]).
 * [`records`]: matches and money sessions as data, replayed and validated against the
   rules, and their SGF and `.mat` files.
 * [`render()`]: a position drawn as text.
@@ -37,6 +38,7 @@ assert_eq!(best.notation(), "8/5, 6/5");
 
 mod base64;
 mod dice;
+mod finish;
 mod match_id;
 mod movegen;
 pub mod notation;
@@ -50,6 +52,7 @@ mod variant;
 mod xgid;
 
 pub use dice::{Dice, DiceError, DiceStream, Mt19937};
+pub use finish::Finish;
 pub use match_id::{CubeOwner, GameState, MatchIdError, MatchState, MATCH_ID_LEN};
 pub use movegen::{perft, Move, MoveGen};
 pub use parse_move::MoveParseError;

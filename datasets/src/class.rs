@@ -7,7 +7,7 @@
 //! checkers each is "bearoff2", a race with both sides home otherwise "bearoff1".
 
 use board::Position;
-use evaluator::class::{classify_shape, PositionClass};
+use evaluator::class::{classify_default_databases, PositionClass};
 
 /// The classes a dataset can hold, in gnubg's numbering order.
 pub const DATASET_CLASSES: [PositionClass; 6] = [
@@ -19,23 +19,10 @@ pub const DATASET_CLASSES: [PositionClass; 6] = [
     PositionClass::Contact,
 ];
 
-/// The class of `pos` under gnubg's default bearoff databases.
+/// The class of `pos` under gnubg's default bearoff databases (the evaluator's
+/// [`classify_default_databases`]).
 pub fn dataset_class(pos: &Position) -> PositionClass {
-    match classify_shape(pos) {
-        PositionClass::Race => {
-            let home = pos.sides().iter().all(|s| s[6..].iter().all(|&n| n == 0));
-            let small = pos
-                .sides()
-                .iter()
-                .all(|s| s.iter().map(|&n| u32::from(n)).sum::<u32>() <= 6);
-            match (home, small) {
-                (true, true) => PositionClass::Bearoff2,
-                (true, false) => PositionClass::Bearoff1,
-                _ => PositionClass::Race,
-            }
-        }
-        c => c,
-    }
+    classify_default_databases(pos)
 }
 
 /// Parses a class name as the CLI takes it: contact, crashed, race, bearoff1,

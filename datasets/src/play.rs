@@ -1,12 +1,12 @@
 //! Move choice for self-play and rollouts.
 //!
-//! [`best_move_0ply`] makes gnubg's 0-ply choice (the same move as
-//! [`Evaluator::best_move`], checked by the tests) and also returns the value of the
-//! chosen move, which the rollouts' variance reduction needs; when only one move is
-//! legal it skips the evaluation unless the value is asked for.
+//! [`best_move_0ply`] makes gnubg's 0-ply choice through the evaluator's one move
+//! choice ([`Evaluator::best_of`]) and also returns the value of the chosen move, which
+//! the rollouts' variance reduction needs; when only one move is legal it skips the
+//! evaluation unless the value is asked for.
 
 use board::{Dice, MoveGen, Position};
-use evaluator::eval::{invert, money_equity, move_shape, sorts_before, EvalError, Probabilities};
+use evaluator::eval::{invert, EvalError, Probabilities};
 use evaluator::search::{Lookahead, FILTERS_NORMAL};
 use evaluator::Evaluator;
 
@@ -52,28 +52,13 @@ pub fn best_move_0ply(
                 None
             },
         }),
-        _ => ev.with_values_after(results.iter().copied(), |values| {
-            let mut best: Option<(usize, f32, (i32, u32), Probabilities)> = None;
-            for (k, (r, (v, _))) in results.iter().zip(values).enumerate() {
-                let shape = move_shape(r);
-                let p = invert(v);
-                if shape.0 == -1 {
-                    // Bearing off the last checker wins at once; only one distinct
-                    // result can do it, so it is the choice.
-                    best = Some((k, money_equity(&p), shape, p));
-                    break;
-                }
-                let eq = money_equity(&p);
-                if best.as_ref().is_none_or(|b| sorts_before(eq, shape, b.1, b.2)) {
-                    best = Some((k, eq, shape, p));
-                }
-            }
-            let (k, _, _, p) = best.expect("at least two moves");
-            Choice {
+        _ => {
+            let (k, p) = ev.best_of(results)?.expect("at least two moves");
+            Ok(Choice {
                 result: results[k],
                 value: Some(p),
-            }
-        }),
+            })
+        }
     }
 }
 

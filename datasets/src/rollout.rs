@@ -32,8 +32,9 @@
 //! do not depend on how trials are spread over threads.
 
 use board::{Dice, MoveGen, Position};
+use evaluator::choice::best_index;
 use evaluator::class::PositionClass;
-use evaluator::eval::{money_equity, move_shape, sorts_before, EvalError, Probabilities};
+use evaluator::eval::{money_equity, EvalError, Probabilities};
 use evaluator::Evaluator;
 use rayon::prelude::*;
 
@@ -417,21 +418,10 @@ pub fn lookahead(
         let (result, value) = if moves.is_empty() {
             (*pos, memo.value_after(ev, pos)?)
         } else {
+            // Values from the memo, ranked by the evaluator's one 0-ply rule.
             let values = memo.fill(ev, moves)?;
-            let mut best: Option<(usize, f32, (i32, u32), Probabilities)> = None;
-            for (i, (r, &p)) in moves.iter().zip(values).enumerate() {
-                let shape = move_shape(r);
-                if shape.0 == -1 {
-                    best = Some((i, 0.0, shape, p));
-                    break;
-                }
-                let eq = money_equity(&p);
-                if best.as_ref().is_none_or(|b| sorts_before(eq, shape, b.1, b.2)) {
-                    best = Some((i, eq, shape, p));
-                }
-            }
-            let (i, _, _, p) = best.expect("moves");
-            (moves[i], p)
+            let i = best_index(moves, values.iter().map(money_equity)).expect("moves");
+            (moves[i], values[i])
         };
         results[k] = result;
         values[k] = value;

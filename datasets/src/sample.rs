@@ -22,8 +22,9 @@
 use std::ops::Range;
 
 use board::{DiceStream, MoveGen, Position, Variant};
+use evaluator::choice::best_index;
 use evaluator::class::PositionClass;
-use evaluator::eval::{money_equity, move_shape, sorts_before, EvalError};
+use evaluator::eval::{money_equity, EvalError};
 use evaluator::search::Lookahead;
 use evaluator::Evaluator;
 use rayon::prelude::*;
@@ -128,16 +129,13 @@ impl<'a> Sampler<'a> {
             return Ok(gen.positions(pos, roll)[k]);
         }
         if s.noise > 0.0 {
+            // Each move's equity plus noise, ranked by the evaluator's 0-ply rule.
             let results = gen.positions(pos, roll).to_vec();
-            let mut best: Option<(usize, f32, (i32, u32))> = None;
-            for (k, r) in results.iter().enumerate() {
-                let shape = move_shape(r);
-                let eq = money_equity(&value_after(self.ev, r)?) + s.noise * rng.gaussian() as f32;
-                if best.is_none_or(|b| sorts_before(eq, shape, b.1, b.2)) {
-                    best = Some((k, eq, shape));
-                }
+            let mut noisy = Vec::with_capacity(results.len());
+            for r in &results {
+                noisy.push(money_equity(&value_after(self.ev, r)?) + s.noise * rng.gaussian() as f32);
             }
-            return Ok(results[best.expect("moves").0]);
+            return Ok(results[best_index(&results, noisy).expect("moves")]);
         }
         Ok(best_move_0ply(self.ev, gen, pos, roll, false)?.result)
     }

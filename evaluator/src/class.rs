@@ -104,6 +104,28 @@ pub fn classify_shape(pos: &Position) -> PositionClass {
     PositionClass::Contact
 }
 
+/// The class of `pos` under gnubg's default databases (a one-sided one of 6 points ×
+/// 15 checkers, a two-sided one of 6 points × 6 checkers), without opening them: the
+/// class an [`crate::Evaluator`] with those databases gives, as dataset files record
+/// it.
+pub fn classify_default_databases(pos: &Position) -> PositionClass {
+    match classify_shape(pos) {
+        PositionClass::Race => {
+            let home = pos.sides().iter().all(|s| s[6..].iter().all(|&n| n == 0));
+            let small = pos
+                .sides()
+                .iter()
+                .all(|s| s.iter().map(|&n| u32::from(n)).sum::<u32>() <= 6);
+            match (home, small) {
+                (true, true) => PositionClass::Bearoff2,
+                (true, false) => PositionClass::Bearoff1,
+                _ => PositionClass::Race,
+            }
+        }
+        c => c,
+    }
+}
+
 /// gnubg's "crashed" test for one side: fewer than 7 checkers still in play, where
 /// checkers piled deep on the ace point (and the deuce point) count as out of play.
 fn is_crashed(side: &[u8; 25]) -> bool {
@@ -125,13 +147,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn fixture_classes_of_the_net_positions_are_reproduced() {
+    fn fixture_classes_are_reproduced() {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../testdata/gnubg/positions.csv");
         let mut rdr = csv::Reader::from_path(path).unwrap();
         for row in rdr.records() {
             let row = row.unwrap();
             let pos = Position::from_id(&row[0]).unwrap();
             let want = PositionClass::from_number(row[3].parse().unwrap()).unwrap();
+            // gnubg's class, with its default databases.
+            assert_eq!(classify_default_databases(&pos), want, "{}", &row[0]);
             let got = classify_shape(&pos);
             match want {
                 PositionClass::Bearoff1 | PositionClass::Bearoff2 => {

@@ -1,29 +1,29 @@
 //! The 0-ply evaluator: classify a position, evaluate it with the matching net or
 //! bearoff database, and apply gnubg's corrections.
+//!
+//! The nets come through the [`NetSource`] seam: gnubg's ([`GnubgNets`], the default)
+//! or a trainer's model; everything else (classes, game over, bearoff lookups, race
+//! backgammons, sanity checks, move choice) is this module's, whatever the nets.
 
 use std::cell::RefCell;
+use std::sync::Arc;
 
-use board::{Dice, Move, MoveGen, Position};
+use board::{Dice, Move, MoveGen, Position, Variant};
 use gen_bearoff::BearoffError;
 
 use crate::aligned::AlignedFloats;
 use crate::bearoff::BearoffDbs;
+use crate::choice::best_index;
 use crate::class::{classify_shape, PositionClass};
 use crate::inputs;
 use crate::net;
+use crate::nets::{GnubgNets, NetSource};
 use crate::race_bg::race_backgammon;
 use crate::sanity::{max_turns_of, sanity_check};
 use crate::weights::Weights;
 
-pub use crate::probabilities::{invert, money_equity, Probabilities};
-
-/// Index of the contact, race and crashed nets in a weights file.
-const CONTACT: usize = 0;
-const RACE: usize = 1;
-const CRASHED: usize = 2;
-const PRUNE_CONTACT: usize = 3;
-const PRUNE_CRASHED: usize = 4;
-const PRUNE_RACE: usize = 5;
+pub use crate::choice::{move_shape, sorts_before};
+pub use crate::probabilities::{invert, money_equity, of_finish, Probabilities};
 
 /// Why an evaluation failed (a bearoff database could not be read).
 #[derive(Debug, thiserror::Error)]
@@ -34,15 +34,16 @@ pub enum EvalError {
     Bearoff(#[from] BearoffError),
 }
 
-/// gnubg's 0-ply evaluator: nets from a weights file and the bearoff databases.
-pub struct Evaluator {
-    weights: Weights,
-    fixed_pip_loss: bool,
-    bearoff: BearoffDbs,
+/// gnubg's 0-ply evaluator: the nets of a [`NetSource`] (gnubg's weights file by
+/// default) and the bearoff databases.
+pub struct Evaluator<N: NetSource = GnubgNets> {
+    nets: N,
+    bearoff: Arc<BearoffDbs>,
     /// log2 of the per-thread cache size, or 0 for no cache.
     cache_bits: u32,
     owner: u64,
-    /// Each net's output weights laid out for the AVX-512 output kernel.
+    /// Each net's output weights laid out for the AVX-512 output kernel (empty: not
+    /// laid out, the kernels read the net's own weights; same results).
     interleaved: Vec<AlignedFloats>,
     /// [`Evaluator::with_incremental`].
     incremental: bool,
@@ -97,24 +98,53 @@ thread_local! {
 }
 
 impl Evaluator {
-    /// An evaluator with these weights and databases. The PIPLOSS input follows the
-    /// weights' version (see [`Weights::fixed_pip_loss`]).
+    /// An evaluator with gnubg's nets from these weights and these databases. The
+    /// PIPLOSS input follows the weights' version (see [`Weights::fixed_pip_loss`]).
     pub fn new(weights: Weights, bearoff: BearoffDbs) -> Evaluator {
-        let fixed_pip_loss = weights.fixed_pip_loss();
-        let interleaved = weights
-            .nets
-            .iter()
-            .map(|n| crate::simd::interleave_outputs(n).into())
-            .collect();
+        Evaluator::with_nets(GnubgNets::new(weights), Arc::new(bearoff)).with_laid_out_outputs()
+    }
+
+    /// The weights in use.
+    pub fn weights(&self) -> &Weights {
+        self.nets.weights()
+    }
+}
+
+impl<N: NetSource> Evaluator<N> {
+    /// An evaluator with these nets and databases (shared: building one is cheap, so a
+    /// trainer can wrap a model it is changing for each decision). The databases decide
+    /// the bearoff classes: empty ones ([`BearoffDbs::default`]) leave every race to
+    /// the race net.
+    pub fn with_nets(nets: N, bearoff: Arc<BearoffDbs>) -> Evaluator<N> {
         Evaluator {
-            weights,
-            fixed_pip_loss,
+            nets,
             bearoff,
             cache_bits: 0,
             owner: crate::cache::new_owner_id(),
-            interleaved,
+            interleaved: Vec::new(),
             incremental: false,
         }
+    }
+
+    /// Lays out the nets' output weights for the AVX-512 output kernel (faster there;
+    /// the same results). [`Evaluator::new`] does it; nets that change after this must
+    /// not be evaluated through this evaluator.
+    pub fn with_laid_out_outputs(mut self) -> Evaluator<N> {
+        self.interleaved = (0..self.nets.net_count())
+            .map(|k| crate::simd::interleave_outputs(self.nets.net(k)).into())
+            .collect();
+        self
+    }
+
+    /// The nets in use.
+    pub fn nets(&self) -> &N {
+        &self.nets
+    }
+
+    /// Net `k`'s output weights as laid out for the AVX-512 kernel, if they are.
+    #[inline]
+    fn laid_out(&self, k: usize) -> Option<&[f32]> {
+        self.interleaved.get(k).map(|v| &v[..])
     }
 
     /// Turns on incremental evaluation of position lists ([`Evaluator::evaluate_all`]
@@ -129,14 +159,14 @@ impl Evaluator {
     /// from gnubg's 0-ply ones by up to about 1e-4 (7.2e-5 observed; tests allow 5e-4).
     /// The cache is neither read nor written on this path (it holds exact values), so
     /// the results depend on the list alone, whatever the threads. Off by default.
-    pub fn with_incremental(mut self, on: bool) -> Evaluator {
+    pub fn with_incremental(mut self, on: bool) -> Evaluator<N> {
         self.incremental = on;
         self
     }
 
     /// Turns on a per-thread cache of 2^`bits` 0-ply results (0 turns it off). It only
     /// saves time: cached results are the same numbers.
-    pub fn with_cache(mut self, bits: u32) -> Evaluator {
+    pub fn with_cache(mut self, bits: u32) -> Evaluator<N> {
         self.cache_bits = bits.min(28);
         self
     }
@@ -153,11 +183,6 @@ impl Evaluator {
         } else {
             positions.par_iter().map(|p| self.evaluate(p)).collect()
         }
-    }
-
-    /// The weights in use.
-    pub fn weights(&self) -> &Weights {
-        &self.weights
     }
 
     /// The bearoff databases in use.
@@ -291,14 +316,13 @@ impl Evaluator {
             let [ia, ib] = &mut s.inputs;
             let k = self.net_inputs(pos[0], class, ia);
             self.net_inputs(pos[1], class, ib);
-            let net = &self.weights.nets[k];
+            let net = self.nets.net(k);
             let (n, h) = (net.inputs, net.hidden);
             let [sums, da, db] = s.base.deltas(k, net, [&ia[..n], &ib[..n]]);
             let [ha, hb] = &mut s.hidden;
             let (ha, hb) = (ha.first(h), hb.first(h));
             crate::simd::hidden_layer_pair_from(net, sums, [da, db], [&mut *ha, &mut *hb]);
-            let interleaved = Some(&self.interleaved[k][..]);
-            crate::simd::output_layer_pair(net, interleaved, [ha, hb], out);
+            crate::simd::output_layer_pair(net, self.laid_out(k), [ha, hb], out);
         });
     }
 
@@ -308,12 +332,12 @@ impl Evaluator {
         SCRATCH.with(|s| {
             let s = &mut *s.borrow_mut();
             let k = self.net_inputs(pos, class, &mut s.inputs[0]);
-            let net = &self.weights.nets[k];
+            let net = self.nets.net(k);
             let (n, h) = (net.inputs, net.hidden);
             let [sums, delta, _] = s.base.deltas(k, net, [&s.inputs[0][..n], &[]]);
             let act = s.hidden[0].first(h);
             crate::simd::hidden_layer_from(net, sums, delta, act, true);
-            crate::simd::output_layer(net, Some(&self.interleaved[k]), act, out);
+            crate::simd::output_layer(net, self.laid_out(k), act, out);
         });
     }
 
@@ -358,16 +382,17 @@ impl Evaluator {
     /// Over and bearoff positions: exact values, no net.
     fn evaluate_table(&self, pos: &Position, class: PositionClass) -> Result<Probabilities, EvalError> {
         Ok(match class {
-            PositionClass::Over => evaluate_over(pos),
+            PositionClass::Over => pos.finish(Variant::Backgammon).map_or([0.0; 5], of_finish),
             PositionClass::Bearoff2 => self.bearoff.eval_two_sided(pos)?,
             PositionClass::Bearoff1 => self.bearoff.eval_one_sided(pos)?,
             _ => unreachable!("hypergammon classes are not produced for standard positions"),
         })
     }
 
-    /// gnubg's corrections after a net: race backgammons, then the sanity checks.
+    /// gnubg's corrections after a net: race backgammons (where the one-sided
+    /// database is there to compute them from), then the sanity checks.
     fn finish_net(&self, pos: &Position, class: PositionClass, out: &mut [f32; 5]) -> Result<(), EvalError> {
-        if class == PositionClass::Race {
+        if class == PositionClass::Race && self.bearoff.one_sided.is_some() {
             race_backgammon(pos, out, &self.bearoff)?;
         }
         self.sanity(pos, out);
@@ -376,18 +401,21 @@ impl Evaluator {
 
     /// gnubg's pruning-net evaluation (used to preselect moves inside lookahead): the
     /// class's small net on the 200 base inputs, race backgammons, sanity checks.
-    /// `class` must be race, crashed or contact.
-    pub fn evaluate_pruning(&self, pos: &Position, class: PositionClass) -> Result<Probabilities, EvalError> {
-        let index = match class {
-            PositionClass::Race => PRUNE_RACE,
-            PositionClass::Crashed => PRUNE_CRASHED,
-            _ => PRUNE_CONTACT,
+    /// `class` must be race, crashed or contact; `None` if the nets have no pruning
+    /// net for it.
+    pub fn evaluate_pruning(
+        &self,
+        pos: &Position,
+        class: PositionClass,
+    ) -> Result<Option<Probabilities>, EvalError> {
+        let Some(index) = self.nets.pruning_net(class) else {
+            return Ok(None);
         };
         let mut out = [0f32; 5];
         SCRATCH.with(|s| {
             let s = &mut *s.borrow_mut();
             inputs::base_inputs(pos, &mut s.inputs[0][..inputs::BASE_INPUTS]);
-            let net = &self.weights.nets[index];
+            let net = self.nets.net(index);
             net::evaluate_with(
                 net,
                 None,
@@ -396,11 +424,8 @@ impl Evaluator {
                 &mut out,
             );
         });
-        if class == PositionClass::Race {
-            race_backgammon(pos, &mut out, &self.bearoff)?;
-        }
-        self.sanity(pos, &mut out);
-        Ok(out)
+        self.finish_net(pos, class, &mut out)?;
+        Ok(Some(out))
     }
 
     fn sanity(&self, pos: &Position, out: &mut [f32; 5]) {
@@ -410,26 +435,20 @@ impl Evaluator {
         });
     }
 
-    /// The index of a class's net in the weights, with the position's inputs written to
-    /// `inputs`.
+    /// The index of a class's net, with the position's inputs written to `inputs`.
+    #[inline]
     fn net_inputs(&self, pos: &Position, class: PositionClass, inputs: &mut [f32]) -> usize {
-        match class {
-            PositionClass::Race => inputs::race_inputs(pos, &mut inputs[..inputs::RACE_INPUTS]),
-            PositionClass::Crashed => inputs::crashed_inputs(pos, self.fixed_pip_loss, inputs),
-            _ => inputs::contact_inputs(pos, self.fixed_pip_loss, inputs),
-        }
-        net_index(class)
+        self.nets.write_inputs(class, pos, inputs)
     }
 
     fn run_net(&self, pos: &Position, class: PositionClass, out: &mut [f32; 5]) {
         SCRATCH.with(|s| {
             let s = &mut *s.borrow_mut();
             let k = self.net_inputs(pos, class, &mut s.inputs[0]);
-            let net = &self.weights.nets[k];
-            let interleaved = Some(&self.interleaved[k][..]);
+            let net = self.nets.net(k);
             net::evaluate_with(
                 net,
-                interleaved,
+                self.laid_out(k),
                 &s.inputs[0][..net.inputs],
                 s.hidden[0].first(net.hidden),
                 out,
@@ -444,20 +463,16 @@ impl Evaluator {
             let [ia, ib] = &mut s.inputs;
             let k = self.net_inputs(pos[0], class, ia);
             self.net_inputs(pos[1], class, ib);
-            let net = &self.weights.nets[k];
+            let net = self.nets.net(k);
             let [ha, hb] = &mut s.hidden;
             let (ha, hb) = (ha.first(net.hidden), hb.first(net.hidden));
             let inputs = [&ia[..net.inputs], &ib[..net.inputs]];
-            net::evaluate_pair(net, Some(&self.interleaved[k][..]), inputs, [ha, hb], out);
+            net::evaluate_pair(net, self.laid_out(k), inputs, [ha, hb], out);
         });
     }
 
-    /// The best move at 0 ply, as gnubg 1.07 ranks its move list: each resulting
-    /// position is evaluated with the opponent on roll and scored by the mover's
-    /// cubeless money equity. A move that bears off the last checker comes first; then
-    /// higher equity; then fewer of the mover's checkers left; then the lower rearmost
-    /// checker; then gnubg's generation order. Returns the move and its equity, or
-    /// `None` when no move is legal.
+    /// The best move at 0 ply ([`Evaluator::best_of`] over the legal moves): the move
+    /// and its equity for the mover, or `None` when no move is legal.
     pub fn best_move(
         &self,
         gen: &mut MoveGen,
@@ -466,53 +481,26 @@ impl Evaluator {
     ) -> Result<Option<(Move, f32)>, EvalError> {
         let moves = gen.moves(pos, dice);
         self.with_values_after(moves.iter().map(|m| m.result), |values| {
-            let mut best: Option<(usize, f32, (i32, u32))> = None;
-            for (k, (m, (p, _))) in moves.iter().zip(values).enumerate() {
-                let (eq, shape) = (money_equity(&invert(p)), move_shape(&m.result));
-                if best.is_none_or(|(_, e, s)| sorts_before(eq, shape, e, s)) {
-                    best = Some((k, eq, shape));
-                }
-            }
-            best.map(|(k, eq, _)| (moves[k], eq))
+            let best = best_index(
+                moves.iter().map(|m| &m.result),
+                values.iter().map(|(p, _)| money_equity(&invert(p))),
+            );
+            best.map(|k| (moves[k], money_equity(&invert(&values[k].0))))
         })
     }
-}
 
-/// What gnubg compares, besides equity, when it sorts a move list: the mover's rearmost
-/// checker after the move (−1 once all are off) and the mover's checkers left.
-pub fn move_shape(result: &Position) -> (i32, u32) {
-    let me = result.on_roll();
-    (
-        crate::simd::slot_masks(me).rearmost(),
-        me.iter().map(|&n| u32::from(n)).sum(),
-    )
-}
-
-/// Whether a move with (equity, [`move_shape`]) sorts strictly before the current best
-/// in gnubg's order: bearing off the last checker first, then higher equity, then fewer
-/// checkers left, then the lower rearmost checker; otherwise the earlier move stays.
-pub fn sorts_before(eq: f32, shape: (i32, u32), best_eq: f32, best_shape: (i32, u32)) -> bool {
-    if best_shape.0 == -1 {
-        return false;
-    }
-    if shape.0 == -1 {
-        return true;
-    }
-    if eq != best_eq {
-        return eq > best_eq;
-    }
-    if shape.1 != best_shape.1 {
-        return shape.1 < best_shape.1;
-    }
-    shape.0 < best_shape.0
-}
-
-/// The index of a net class's net in the weights.
-fn net_index(class: PositionClass) -> usize {
-    match class {
-        PositionClass::Race => RACE,
-        PositionClass::Crashed => CRASHED,
-        _ => CONTACT,
+    /// The 0-ply choice among `results` (the positions the legal moves lead to, mover
+    /// still in `sides()[1]`), as gnubg 1.07 ranks its move list
+    /// ([`crate::choice::best_index`]): each is evaluated with the opponent on roll
+    /// ([`Evaluator::evaluate_all`]) and scored by the mover's cubeless money equity.
+    /// Returns the chosen index and its probabilities from the mover's view; `None`
+    /// for an empty list. Every 0-ply move decision in bgkit is this function or
+    /// [`crate::choice::best_index`] on values computed the same way.
+    pub fn best_of(&self, results: &[Position]) -> Result<Option<(usize, Probabilities)>, EvalError> {
+        self.with_values_after(results.iter().copied(), |values| {
+            let best = best_index(results, values.iter().map(|(p, _)| money_equity(&invert(p))));
+            best.map(|k| (k, invert(&values[k].0)))
+        })
     }
 }
 
@@ -522,25 +510,4 @@ fn is_net(class: PositionClass) -> bool {
         class,
         PositionClass::Race | PositionClass::Crashed | PositionClass::Contact
     )
-}
-
-/// gnubg's `EvalOver` for the standard variant.
-fn evaluate_over(pos: &Position) -> Probabilities {
-    let [opp, me] = pos.sides();
-    let total = |s: &[u8; 25]| s.iter().map(|&n| u32::from(n)).sum::<u32>();
-    let in_home_or_bar = |s: &[u8; 25]| s[18..25].iter().any(|&n| n > 0);
-    let mut out = [0f32; 5];
-    if total(opp) == 0 {
-        if total(me) == 15 {
-            out[3] = 1.0;
-            out[4] = if in_home_or_bar(me) { 1.0 } else { 0.0 };
-        }
-    } else if total(me) == 0 {
-        out[0] = 1.0;
-        if total(opp) == 15 {
-            out[1] = 1.0;
-            out[2] = if in_home_or_bar(opp) { 1.0 } else { 0.0 };
-        }
-    }
-    out
 }

@@ -4,7 +4,10 @@ lookups) and the benchmarks that measure the engine, behind the `evaluator` comm
 
 # Overview
 
-* [`Evaluator`]: 0-ply cubeless evaluation and best moves, gnubg-exact.
+* [`Evaluator`]: 0-ply cubeless evaluation and best moves, gnubg-exact; the one
+  engine every bgkit tool plays and evaluates with.
+* [`nets`]: the seam to the nets an evaluator runs ([`NetSource`]): gnubg's weights
+  ([`GnubgNets`]) or a trainer's model. [`choice`]: gnubg's 0-ply move ranking.
 * [`weights`]: gnubg's weights files (text and binary), read and written.
 * [`inputs`], [`net`], [`simd`], [`sigmoid`]: the nets' inputs and forward pass (the
   kernels and their scalar twin in [`simd`], composed by [`net`]); [`aligned`]: the
@@ -20,6 +23,7 @@ pub mod aligned;
 pub mod bearoff;
 pub mod bench;
 mod cache;
+pub mod choice;
 pub mod class;
 pub mod cli;
 pub mod corpus;
@@ -27,6 +31,7 @@ pub mod datadir;
 pub mod eval;
 pub mod inputs;
 pub mod net;
+pub mod nets;
 pub mod probabilities;
 mod race_bg;
 pub mod sanity;
@@ -37,3 +42,4 @@ pub mod weights;
 
 pub use class::PositionClass;
 pub use eval::{Evaluator, Probabilities};
+pub use nets::{GnubgNets, NetSource};

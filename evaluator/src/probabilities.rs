@@ -16,3 +16,15 @@ pub fn invert(p: &Probabilities) -> Probabilities {
 pub fn money_equity(p: &Probabilities) -> f32 {
     p[0] * 2.0 - 1.0 + (p[1] - p[3]) * 1.0 + (p[2] - p[4]) * 1.0
 }
+
+/// The exact probabilities of a finished game (side on roll's view): gnubg's
+/// `EvalOver`.
+pub fn of_finish(f: board::Finish) -> Probabilities {
+    let (g, bg) = (f.points >= 2, f.points >= 3);
+    let won = |b: bool| if b { 1.0 } else { 0.0 };
+    if f.on_roll_won {
+        [1.0, won(g), won(bg), 0.0, 0.0]
+    } else {
+        [0.0, 0.0, 0.0, won(g), won(bg)]
+    }
+}

@@ -16,6 +16,7 @@ use board::{Dice, Move, MoveGen, Position};
 
 use crate::class::PositionClass;
 use crate::eval::{invert, money_equity, EvalError, Evaluator, Probabilities};
+use crate::nets::NetSource;
 
 /// One ply of a move filter: keep `accept` moves, and up to `extra` more within
 /// `threshold` equity of the best; `accept < 0` skips the ply.
@@ -75,7 +76,7 @@ impl Default for Lookahead {
     }
 }
 
-impl Evaluator {
+impl<N: NetSource> Evaluator<N> {
     /// The evaluation of `pos` (side on roll's view) searched `plies` deep.
     pub fn evaluate_plied(
         &self,
@@ -112,43 +113,50 @@ impl Evaluator {
         dice: Dice,
         look: Lookahead,
     ) -> Result<Position, EvalError> {
-        let moves = gen.moves(pos, dice).to_vec();
-        match moves.len() {
+        let results = gen.positions(pos, dice);
+        match results.len() {
             0 => Ok(*pos),
-            1 => Ok(moves[0].result),
-            _ if look.prune => self.best_move_in_eval(&moves),
+            1 => Ok(results[0]),
+            _ if look.prune => {
+                let results = results.to_vec();
+                Ok(results[self.best_of_pruned(&results)?.expect("moves exist").0])
+            }
             _ => Ok(self.best_move(gen, pos, dice)?.expect("moves exist").0.result),
         }
     }
 
-    /// gnubg's `FindBestMoveInEval`: with many moves, the pruning nets pick the
-    /// 5 + ⌊log2 n⌋ most promising, which are then scored with the full evaluation;
-    /// ties go to the earliest candidate.
-    fn best_move_in_eval(&self, moves: &[Move]) -> Result<Position, EvalError> {
-        let keep = MIN_PRUNE_MOVES + (usize::BITS - 1 - moves.len().leading_zeros()) as usize;
-        if moves.len() <= keep {
-            let all: Vec<usize> = (0..moves.len()).collect();
-            return self.first_best(moves, &all);
+    /// gnubg's `FindBestMoveInEval`, its 0-ply choice inside lookahead: with many
+    /// moves, the pruning nets pick the 5 + ⌊log2 n⌋ most promising, which are then
+    /// scored with the full evaluation; the highest equity wins, ties to the earliest
+    /// candidate considered (unlike [`Evaluator::best_of`], no other tie-breaks). Nets
+    /// without pruning nets score every move fully. `results` as for
+    /// [`Evaluator::best_of`]; returns the index and the mover's probabilities.
+    pub fn best_of_pruned(&self, results: &[Position]) -> Result<Option<(usize, Probabilities)>, EvalError> {
+        let all = || (0..results.len()).collect::<Vec<usize>>();
+        let keep = MIN_PRUNE_MOVES + results.len().max(1).ilog2() as usize;
+        if results.len() <= keep {
+            return self.first_best(results, &all());
         }
         // The opponent's equity after each move, by pruning net (lower is better for
         // the mover); `chosen[0]` always holds the worst of those kept.
         let mut chosen = vec![0usize; keep];
-        let mut scores = Vec::with_capacity(moves.len());
+        let mut scores = Vec::with_capacity(results.len());
         let mut class0 = PositionClass::Over;
-        for (i, m) in moves.iter().enumerate() {
-            let after = m.result.swapped();
+        for (i, r) in results.iter().enumerate() {
+            let after = r.swapped();
             let class = self.classify(&after);
             if i == 0 {
                 if !class.uses_net() {
-                    let all: Vec<usize> = (0..moves.len()).collect();
-                    return self.first_best(moves, &all);
+                    return self.first_best(results, &all());
                 }
                 class0 = class;
             } else if class != class0 {
-                let all: Vec<usize> = (0..moves.len()).collect();
-                return self.first_best(moves, &all);
+                return self.first_best(results, &all());
             }
-            scores.push(money_equity(&self.evaluate_pruning(&after, class)?));
+            let Some(p) = self.evaluate_pruning(&after, class)? else {
+                return self.first_best(results, &all());
+            };
+            scores.push(money_equity(&p));
             if i < keep {
                 chosen[i] = i;
                 if scores[i] > scores[chosen[0]] {
@@ -166,20 +174,25 @@ impl Evaluator {
                 chosen.swap(0, worst);
             }
         }
-        self.first_best(moves, &chosen)
+        self.first_best(results, &chosen)
     }
 
-    /// The candidate (in the given order) with the highest 0-ply equity; the first on
-    /// ties.
-    fn first_best(&self, moves: &[Move], candidates: &[usize]) -> Result<Position, EvalError> {
-        let mut best: Option<(usize, f32)> = None;
+    /// The candidate (in the given order) with the highest 0-ply equity, the first on
+    /// ties, and its probabilities (mover's view); `None` without candidates.
+    fn first_best(
+        &self,
+        results: &[Position],
+        candidates: &[usize],
+    ) -> Result<Option<(usize, Probabilities)>, EvalError> {
+        let mut best: Option<(usize, f32, Probabilities)> = None;
         for &i in candidates {
-            let eq = money_equity(&invert(&self.evaluate(&moves[i].result.swapped())?.0));
-            if best.is_none_or(|(_, b)| eq > b) {
-                best = Some((i, eq));
+            let p = invert(&self.evaluate(&results[i].swapped())?.0);
+            let eq = money_equity(&p);
+            if best.is_none_or(|(_, b, _)| eq > b) {
+                best = Some((i, eq, p));
             }
         }
-        Ok(moves[best.expect("candidates").0].result)
+        Ok(best.map(|(i, _, p)| (i, p)))
     }
 
     /// The best move searched `plies` deep with gnubg's filters (as its
@@ -245,12 +258,7 @@ impl Evaluator {
 /// gnubg's move-list order: bearing off the last checker first, then equity, then
 /// fewer checkers left, then the lower rearmost checker; stable otherwise.
 fn sort_like_gnubg(list: &mut [(Move, f32)]) {
-    let key = |m: &Move| {
-        let me = m.result.on_roll();
-        let back = me.iter().rposition(|&n| n > 0).map_or(-1, |i| i as i32);
-        let left: u32 = me.iter().map(|&n| u32::from(n)).sum();
-        (back, left)
-    };
+    let key = |m: &Move| crate::choice::move_shape(&m.result);
     list.sort_by(|(a, ea), (b, eb)| {
         let ((ba, la), (bb, lb)) = (key(a), key(b));
         (bb == -1)

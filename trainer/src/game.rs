@@ -3,7 +3,6 @@
 use board::records::{GamePlay, Seat};
 use board::{DiceStream, Position, Variant};
 
-use crate::engine::{game_over, points_of};
 use crate::error::TrainerError;
 use crate::player::{PlayContext, Player};
 
@@ -53,12 +52,11 @@ pub fn play_game(
                 pos
             }
         };
-        if let Some(result) = game_over(&after) {
-            let (won, points) = points_of(&result);
-            let winner = if won { mover } else { 1 - mover };
+        if let Some(end) = after.finish(Variant::Backgammon) {
+            let winner = if end.on_roll_won { mover } else { 1 - mover };
             return Ok(GameOutcome {
                 winner,
-                points,
+                points: end.points,
                 turns: turn,
             });
         }

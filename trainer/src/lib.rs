@@ -7,8 +7,9 @@ players, behind the `trainer` command.
 
 * [`model`]: net configuration (gnubg or Tesauro inputs, hidden units, one net per
   class), initialisation, gnubg weights files plus a JSON sidecar.
-* [`engine`]: 0-ply evaluation and move choice with a model (bearoff databases,
-  gnubg's sanity checks, gnubg's move ranking).
+* [`engine`]: a model as the evaluator's [`evaluator::NetSource`]: the evaluator
+  evaluates and chooses moves for it (bearoff databases, gnubg's corrections, gnubg's
+  move ranking), and [`model::Model::forward`] gives training its activations.
 * [`td`]: one self-play game of TD(λ) learning; [`train`]: a whole run on several
   threads with checkpoints, resumption and benchmarks; [`curve`]: the learning curve.
 * [`player`]: the [`player::Player`] abstraction and its implementations (trained

@@ -13,18 +13,16 @@ use evaluator::bearoff::BearoffDbs;
 use evaluator::weights::Weights;
 use evaluator::Evaluator;
 
-use crate::engine::Scratch;
+use crate::engine::databases_for;
 use crate::error::TrainerError;
 use crate::model::{self, Model};
 use crate::pubeval;
 
-/// What a player may change while deciding: a move generator, evaluation buffers and
-/// a stream of random numbers (for players that choose at random).
+/// What a player may change while deciding: a move generator and a stream of random
+/// numbers (for players that choose at random).
 pub struct PlayContext {
     /// Move generator.
     pub gen: MoveGen,
-    /// Evaluation buffers.
-    pub scratch: Scratch,
     /// Random numbers for the player's own choices.
     pub rng: DiceStream,
 }
@@ -34,7 +32,6 @@ impl PlayContext {
     pub fn new(seed: u32) -> PlayContext {
         PlayContext {
             gen: MoveGen::new(),
-            scratch: Scratch::default(),
             rng: DiceStream::new(seed),
         }
     }
@@ -94,27 +91,26 @@ impl Player for RandomPlayer {
     }
 }
 
-/// A trainer model at 0 ply (see [`crate::engine`]).
+/// A trainer model at 0 ply, played by the evaluator (see [`crate::engine`]).
 pub struct NetPlayer {
     name: String,
-    model: Model,
-    dbs: Arc<BearoffDbs>,
+    engine: Evaluator<Model>,
 }
 
 impl NetPlayer {
-    /// A player for `model`, with the bearoff databases it needs (empty ones if the
-    /// model does not use them).
+    /// A player for `model`, with the bearoff databases it uses (not used, and may be
+    /// empty, if the model is configured without them).
     pub fn new(name: impl Into<String>, model: Model, dbs: Arc<BearoffDbs>) -> NetPlayer {
+        let dbs = databases_for(&model, &dbs);
         NetPlayer {
             name: name.into(),
-            model,
-            dbs,
+            engine: Evaluator::with_nets(model, dbs).with_laid_out_outputs(),
         }
     }
 
     /// The model.
     pub fn model(&self) -> &Model {
-        &self.model
+        self.engine.nets()
     }
 }
 
@@ -129,22 +125,7 @@ impl Player for NetPlayer {
         pos: &Position,
         dice: Dice,
     ) -> Result<Option<Move>, TrainerError> {
-        let moves = ctx.gen.moves(pos, dice);
-        if moves.is_empty() {
-            return Ok(None);
-        }
-        let mut best: Option<(usize, crate::engine::Rank)> = None;
-        for (k, m) in moves.iter().enumerate() {
-            let (p, _) = self
-                .model
-                .evaluate(&self.dbs, &m.result.swapped(), &mut ctx.scratch)?;
-            let eq = evaluator::eval::money_equity(&evaluator::eval::invert(&p));
-            let rank = crate::engine::Rank::of(&m.result, eq);
-            if best.as_ref().is_none_or(|(_, b)| rank.beats(b)) {
-                best = Some((k, rank));
-            }
-        }
-        Ok(best.map(|(k, _)| moves[k]))
+        Ok(self.engine.best_move(&mut ctx.gen, pos, dice)?.map(|(m, _)| m))
     }
 }
 

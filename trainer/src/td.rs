@@ -1,10 +1,13 @@
 //! TD(λ) self-play: one game at a time, the model learning as it plays.
 //!
-//! Both sides are the same model choosing 0-ply moves (see [`crate::engine`]). After
+//! Both sides are the same model choosing 0-ply moves through the evaluator
+//! ([`evaluator::Evaluator::best_of`]; the model is its [`evaluator::NetSource`], see
+//! [`crate::engine`]). After
 //! each move, the position the mover faced, `s`, is trained towards the evaluation of
 //! the position after the move seen from the mover's side (the opponent's evaluation
-//! inverted; the exact result when the move ends the game, gammons and backgammons
-//! included; a bearoff lookup where the databases cover it). Only positions of a net
+//! inverted, with gnubg's corrections: race backgammons and sanity checks; the exact
+//! result when the move ends the game, gammons and backgammons included; a bearoff
+//! lookup where the databases cover it). Only positions of a net
 //! class (contact, crashed, race) are trained, each by its own net; bearoff positions
 //! are exact and never trained.
 //!
@@ -23,6 +26,8 @@
 //! each towards its main net's raw outputs on the same positions (distillation), so
 //! that gnubg's lookahead has usable pruning nets.
 
+use std::sync::Arc;
+
 use board::{DiceStream, MoveGen, Position, Variant};
 use evaluator::bearoff::BearoffDbs;
 use evaluator::eval::{invert, Probabilities};
@@ -30,7 +35,7 @@ use evaluator::weights::Net;
 use evaluator::PositionClass;
 use serde::{Deserialize, Serialize};
 
-use crate::engine::{classify, game_over, points_of, Scratch};
+use crate::engine::Scratch;
 use crate::error::TrainerError;
 use crate::model::{main_slot, prune_slot, Model};
 
@@ -51,8 +56,8 @@ pub struct TdParams {
     pub alpha: f32,
     /// Annealing exponent: the rate for game n is α / (1 + n/1000)^anneal.
     pub anneal: f32,
-    /// Preselect self-play moves with the pruning nets (gnubg encoding only; see
-    /// [`Model::best_of_pruned`]).
+    /// Preselect self-play moves with the pruning nets, as gnubg does inside its
+    /// lookahead (gnubg encoding only; see [`evaluator::Evaluator::best_of_pruned`]).
     #[serde(default)]
     pub prune_moves: bool,
 }
@@ -161,8 +166,6 @@ pub struct Learner {
     base: Vec<f32>,
     prune_hidden: Vec<f32>,
     traces: Vec<Traces>,
-    keep: Vec<(f32, usize)>,
-    selected: Vec<Position>,
 }
 
 impl Default for Learner {
@@ -174,8 +177,6 @@ impl Default for Learner {
             base: vec![0.0; evaluator::inputs::BASE_INPUTS],
             prune_hidden: Vec::new(),
             traces: Vec::new(),
-            keep: Vec::new(),
-            selected: Vec::new(),
         }
     }
 }
@@ -186,7 +187,7 @@ impl Learner {
     pub fn train_game(
         &mut self,
         model: &mut Model,
-        dbs: &BearoffDbs,
+        dbs: &Arc<BearoffDbs>,
         dice_seed: u32,
         params: &TdParams,
         rate: f32,
@@ -199,27 +200,27 @@ impl Learner {
                 t.clear(net.hidden);
             }
         }
-        let use_dbs = model.config.bearoff.then_some(dbs);
         let mut dice = DiceStream::new(dice_seed);
         let mut pos: Position = Variant::Backgammon.start();
         let mut roll = dice.opening_roll();
         let mut stats = GameStats::default();
         for turn in 1..=MAX_TURNS {
-            let class = classify(use_dbs, &pos);
+            let engine = model.engine(dbs);
+            let class = engine.classify(&pos);
             let candidates = self.gen.positions(&pos, roll);
             let best = if params.prune_moves {
-                model.best_of_pruned(dbs, candidates, &mut self.s, &mut self.keep, &mut self.selected)?
+                engine.best_of_pruned(candidates)?
             } else {
-                model.best_of(dbs, candidates, &mut self.s)?
+                engine.best_of(candidates)?
             };
             let (next, target) = match best {
                 Some((k, mine)) => (candidates[k].swapped(), mine),
                 None => {
                     let next = pos.swapped();
-                    let (p, _) = model.evaluate(dbs, &next, &mut self.s)?;
-                    (next, invert(&p))
+                    (next, invert(&engine.evaluate(&next)?.0))
                 }
             };
+            drop(engine);
             if class.uses_net() {
                 self.train_position(model, class, &pos, &target, lambda, rate);
                 stats.positions += 1;
@@ -232,9 +233,9 @@ impl Learner {
                     }
                 }
             }
-            if let Some(result) = game_over(&next.swapped()) {
+            if let Some(end) = next.swapped().finish(Variant::Backgammon) {
                 stats.turns = turn;
-                stats.points = points_of(&result).1;
+                stats.points = end.points;
                 return Ok(stats);
             }
             pos = next;
@@ -563,7 +564,7 @@ mod tests {
             anneal: 0.0,
             prune_moves: false,
         };
-        let dbs = BearoffDbs::default();
+        let dbs = Arc::new(BearoffDbs::default());
         let mut a = model();
         let stats = Learner::default()
             .train_game(&mut a, &dbs, 11, &params, 0.1)

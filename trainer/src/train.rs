@@ -356,7 +356,7 @@ impl Run {
     ) -> Result<u64, TrainerError> {
         let late = || deadline.is_some_and(|d| Instant::now() >= d);
         let set = &self.state.settings;
-        let dbs = &*self.dbs;
+        let dbs = &self.dbs;
         let td = set.td;
         let seed = set.seed;
         let dice = |g: u64| seed::derive32(seed, seed::TRAIN_DICE, g);
