@@ -86,3 +86,12 @@ impl From<gen_bearoff::BearoffError> for TrainerError {
         TrainerError::Eval(EvalError::Bearoff(e))
     }
 }
+
+impl From<fileio::mmap::MapError> for TrainerError {
+    fn from(e: fileio::mmap::MapError) -> TrainerError {
+        match e.kind {
+            fileio::mmap::MapErrorKind::Io { error, .. } => TrainerError::io(&e.path, error),
+            kind => TrainerError::format(&e.path, kind.to_string()),
+        }
+    }
+}
