@@ -1,7 +1,8 @@
 /*!
 The rules of backgammon for bgkit: positions in gnubg's layout, legal move generation,
-gnubg Position and Match IDs, XGIDs, move notation, reproducible dice, and game records
-(matches checked against the rules, read and written as SGF and Jellyfish `.mat`).
+gnubg Position and Match IDs, XGIDs, move notation, reproducible dice, the one seed rule
+of every bgkit crate, and game records (matches checked against the rules, read and
+written as SGF and Jellyfish `.mat`).
 
 Every other bgkit crate builds on this one; it depends on no other bgkit crate.
 
@@ -16,7 +17,8 @@ Every other bgkit crate builds on this one; it depends on no other bgkit crate.
 * [`Position::position_id`], [`Position::from_id`], [`MatchState`], [`Xgid`]: IDs.
 * [`notation`]: standard and gnubg-style move text; [`Position::parse_move`] reads it
   back into a legal move.
-* [`Dice`], [`DiceStream`]: rolls and a seeded MT19937 dice stream.
+* [`Dice`], [`DiceStream`]: rolls and a seeded MT19937 dice stream; [`seed`]: bgkit's
+  one seed rule ([`seed::derive`]) and the SplitMix64 generator.
 * [`Position::finish`]: the end of a game, who won and how much ([`Finish`]).
 * [`records`]: matches and money sessions as data, replayed and validated against the
   rules, and their SGF and `.mat` files.
@@ -47,6 +49,7 @@ mod position;
 mod position_id;
 pub mod records;
 mod render;
+pub mod seed;
 mod step;
 mod variant;
 mod xgid;

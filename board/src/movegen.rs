@@ -71,12 +71,9 @@ const HASH_KEYS: [[u64; 25]; 2] = {
     while s < 2 {
         let mut i = 0;
         while i < 25 {
-            // splitmix64
+            // SplitMix64's sequence (see crate::seed).
             state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            keys[s][i] = z ^ (z >> 31);
+            keys[s][i] = crate::seed::mix64(state);
             i += 1;
         }
         s += 1;

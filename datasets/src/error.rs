@@ -66,3 +66,12 @@ impl DatasetError {
         }
     }
 }
+
+impl From<fileio::mmap::MapError> for DatasetError {
+    fn from(e: fileio::mmap::MapError) -> DatasetError {
+        match e.kind {
+            fileio::mmap::MapErrorKind::Io { error, .. } => DatasetError::io(&e.path, error),
+            kind => DatasetError::file(&e.path, kind.to_string()),
+        }
+    }
+}

@@ -1,5 +1,7 @@
-//! fileio owns how bgkit writes output files: atomically, so that a reader (or a crash)
-//! never sees a half-written file. Every crate writes through it.
+//! fileio owns how bgkit writes output files and maps binary files: writes are atomic,
+//! so that a reader (or a crash) never sees a half-written file, and every memory map
+//! goes through [`mmap`] (read-only files with header checks, anonymous scratch memory).
+//! Every crate writes and maps through it.
 //!
 //! A file is written to a temporary name beside its target, flushed and fsynced, renamed
 //! over the target, and then the directory is fsynced so the rename itself is durable.
@@ -7,12 +9,15 @@
 //! outputs through a buffer and puts them in place on [`AtomicFile::commit`];
 //! [`persist`] finishes a file that another library wrote under a temporary name.
 //!
-//! Errors are plain [`std::io::Error`]s: callers add the path and their own wording.
+//! Write errors are plain [`std::io::Error`]s: callers add the path and their own
+//! wording. Map errors are [`mmap::MapError`]s, which name the file.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufWriter, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+
+pub mod mmap;
 
 /// Writes `bytes` to `path` atomically: `path` ends up with exactly `bytes` (replacing
 /// any file there), or, on error, is left as it was.

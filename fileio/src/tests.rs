@@ -136,3 +136,149 @@ fn errors_are_plain_io_errors_naming_no_path() {
     assert!(!e.to_string().contains("missing"));
     assert!(s.names().is_empty());
 }
+
+mod mapped {
+    use super::Scratch;
+    use crate::mmap::{AnonMap, HeaderSpec, MapErrorKind, MappedFile};
+
+    const SPEC: HeaderSpec<'static> = HeaderSpec {
+        what: "test file",
+        magic: b"TESTFMT\0",
+        size: 24,
+        version_at: 8,
+        version: 2,
+        header_size_at: Some(12),
+    };
+
+    /// A file of SPEC's format: header (magic, version, header size, count, checksum)
+    /// and `count` 4-byte records.
+    fn file(version: u32, header_size: u32, count: u32, records: usize) -> Vec<u8> {
+        let mut b = b"TESTFMT\0".to_vec();
+        b.extend_from_slice(&version.to_le_bytes());
+        b.extend_from_slice(&header_size.to_le_bytes());
+        b.extend_from_slice(&count.to_le_bytes());
+        b.extend_from_slice(&0xABCDu32.to_le_bytes());
+        b.extend(std::iter::repeat_n(7u8, 4 * records));
+        b
+    }
+
+    /// Opens `bytes` written as `name`, checks it like a reader of SPEC, and returns
+    /// the error text (the path is replaced by `FILE`).
+    fn check(dir: &Scratch, name: &str, bytes: &[u8]) -> Result<(), String> {
+        let path = dir.0.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        let text = |e: crate::mmap::MapError| e.to_string().replace(&path.display().to_string(), "FILE");
+        let f = MappedFile::open(&path).map_err(text)?;
+        let h = f.header(&SPEC).map_err(text)?;
+        let count = h.u32_at(16);
+        f.expect_len(24, u64::from(count), 4, format!("{count} records"))
+            .map_err(text)?;
+        h.expect_u32(20, "tag", 0xABCD).map_err(text)?;
+        h.expect_checksum(16, 0x0000_ABCD_0000_0000 | u64::from(count))
+            .map_err(text)
+    }
+
+    #[test]
+    fn header_checks_name_the_file_and_the_problem() {
+        let dir = Scratch::new("mmap-header");
+        assert_eq!(check(&dir, "ok", &file(2, 24, 3, 3)), Ok(()));
+        let cases: [(&str, Vec<u8>, &str); 6] = [
+            (
+                "magic",
+                b"OTHERFMT and more bytes to fill".to_vec(),
+                "not a test file (no TESTFMT header)",
+            ),
+            (
+                "short",
+                b"TESTFMT\0".to_vec(),
+                "not a test file (no TESTFMT header)",
+            ),
+            (
+                "version",
+                file(3, 24, 0, 0),
+                "format version 3 is not supported (this program reads version 2)",
+            ),
+            ("header-size", file(2, 16, 0, 0), "header size 16 (expected 24)"),
+            (
+                "truncated",
+                file(2, 24, 3, 2),
+                "the header announces 3 records (36 bytes) but the file has 32 bytes (truncated or corrupt)",
+            ),
+            (
+                "huge",
+                file(2, 24, u32::MAX, 0),
+                "the header announces 4294967295 records (17179869204 bytes) but the file has 24 bytes \
+                 (truncated or corrupt)",
+            ),
+        ];
+        for (name, bytes, want) in cases {
+            assert_eq!(check(&dir, name, &bytes), Err(format!("FILE: {want}")), "{name}");
+        }
+        let mut bad = file(2, 24, 1, 1);
+        bad[16] = 0; // count 0 with one record: wrong length first
+        assert!(check(&dir, "len", &bad)
+            .unwrap_err()
+            .contains("announces 0 records"));
+        let sum = MapErrorKind::Checksum {
+            stored: 1,
+            computed: 0xFF,
+        };
+        assert_eq!(
+            sum.to_string(),
+            "checksum mismatch (stored 0000000000000001, computed 00000000000000ff): the file is corrupt"
+        );
+    }
+
+    #[test]
+    fn reads_are_bounds_checked_and_missing_files_named() {
+        let dir = Scratch::new("mmap-bounds");
+        let path = dir.0.join("empty");
+        std::fs::write(&path, b"").unwrap();
+        let f = MappedFile::open(&path).unwrap();
+        assert!(f.is_empty() && f.bytes().is_empty());
+        let e = f.slice(4, 8).unwrap_err();
+        assert!(matches!(
+            e.kind,
+            MapErrorKind::Beyond {
+                offset: 4,
+                len: 8,
+                file_len: 0
+            }
+        ));
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "{}: record at byte 4 (+8) lies beyond the end of the 0-byte file",
+                path.display()
+            )
+        );
+        std::fs::write(&path, b"0123456789").unwrap();
+        let f = MappedFile::open(&path).unwrap();
+        assert_eq!(f.slice(2, 3).unwrap(), b"234");
+        assert!(f.slice(8, 3).is_err() && f.slice(u64::MAX, 2).is_err());
+        let missing = dir.0.join("missing");
+        let e = MappedFile::open(&missing).unwrap_err();
+        assert!(matches!(
+            e.kind,
+            MapErrorKind::Io {
+                action: "cannot open",
+                ..
+            }
+        ));
+        assert!(e
+            .to_string()
+            .starts_with(&format!("{}: cannot open: ", missing.display())));
+    }
+
+    #[test]
+    fn anonymous_memory_is_zeroed_and_writable() {
+        for populate in [false, true] {
+            let mut m = AnonMap::zeroed(10_000, populate).unwrap();
+            assert_eq!(m.len(), 10_000);
+            assert!(m.iter().all(|&b| b == 0));
+            m[9_999] = 5;
+            assert_eq!(m[9_999], 5);
+        }
+        assert_eq!(AnonMap::zeroed(0, false).unwrap().len(), 1);
+    }
+}

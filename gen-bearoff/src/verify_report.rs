@@ -31,23 +31,20 @@ impl VerifyReport {
     }
 }
 
-/// A small deterministic generator (SplitMix64) for choosing samples.
+/// A small deterministic generator for choosing samples: bgkit's SplitMix64
+/// ([`board::seed::SplitMix`]) with a multiply-shift [`below`](SplitMix64::below).
 #[derive(Clone, Debug)]
-pub struct SplitMix64(u64);
+pub struct SplitMix64(board::seed::SplitMix);
 
 impl SplitMix64 {
     /// Seeded generator.
     pub fn new(seed: u64) -> SplitMix64 {
-        SplitMix64(seed)
+        SplitMix64(board::seed::SplitMix::new(seed))
     }
 
     /// Next value.
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
 
     /// Uniform value below `n` (> 0), with negligible bias for the sizes used here.

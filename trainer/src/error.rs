@@ -34,9 +34,33 @@ pub enum TrainerError {
     /// A game record could not be written.
     #[error(transparent)]
     Record(#[from] board::records::RecordError),
+    /// A checkpoint was written with another seed rule (see [`crate::seed`]).
+    #[error("{path} {}", seed_rule_reason(*rule))]
+    SeedRule {
+        /// The checkpoint file.
+        path: String,
+        /// The rule it records (1 when it records none).
+        rule: u32,
+    },
     /// A setting or argument is invalid.
     #[error("{0}")]
     Invalid(String),
+}
+
+fn seed_rule_reason(rule: u32) -> String {
+    if rule < board::seed::RULE {
+        format!(
+            "was written with seed rule {rule} (bgkit before seed rule {}: main at a17f0e0 or older); it cannot \
+             be resumed with this version — start a new run or finish it with the older build",
+            board::seed::RULE
+        )
+    } else {
+        format!(
+            "was written with seed rule {rule}, which this build does not know (it knows {}); resume it with \
+             the newer build that wrote it",
+            board::seed::RULE
+        )
+    }
 }
 
 impl TrainerError {
@@ -60,5 +84,14 @@ impl TrainerError {
 impl From<gen_bearoff::BearoffError> for TrainerError {
     fn from(e: gen_bearoff::BearoffError) -> TrainerError {
         TrainerError::Eval(EvalError::Bearoff(e))
+    }
+}
+
+impl From<fileio::mmap::MapError> for TrainerError {
+    fn from(e: fileio::mmap::MapError) -> TrainerError {
+        match e.kind {
+            fileio::mmap::MapErrorKind::Io { error, .. } => TrainerError::io(&e.path, error),
+            kind => TrainerError::format(&e.path, kind.to_string()),
+        }
     }
 }

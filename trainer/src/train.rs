@@ -150,6 +150,10 @@ pub struct State {
     pub format: String,
     /// Format version (1).
     pub format_version: u32,
+    /// The seed rule of the run's dice and initial weights ([`crate::seed::RULE`]; 1 in
+    /// checkpoints that record none, which cannot be resumed).
+    #[serde(default = "seed::unrecorded")]
+    pub seed_rule: u32,
     /// The run's settings.
     pub settings: RunSettings,
     /// Games trained.
@@ -185,7 +189,7 @@ pub fn state_path(dir: &Path) -> PathBuf {
     dir.join("state.json")
 }
 
-/// Reads a run's checkpoint and its weights.
+/// Reads a run's checkpoint and its weights (refusing one of another seed rule).
 pub fn load_state(dir: &Path) -> Result<(State, Model), TrainerError> {
     let path = state_path(dir);
     let text = std::fs::read_to_string(&path).map_err(|e| TrainerError::io(&path, e))?;
@@ -197,6 +201,7 @@ pub fn load_state(dir: &Path) -> Result<(State, Model), TrainerError> {
             format!("format is '{}'", state.format),
         ));
     }
+    seed::check_rule(&path, state.seed_rule)?;
     let wpath = dir.join(&state.weights_file);
     let weights = Weights::load_any(&wpath)?;
     let model = Model::from_weights(state.settings.model.clone(), weights, &wpath)?;
@@ -234,6 +239,7 @@ impl Run {
         let state = State {
             format: STATE_FORMAT.into(),
             format_version: 1,
+            seed_rule: seed::RULE,
             settings,
             games: 0,
             positions: 0,

@@ -33,7 +33,7 @@ use std::path::Path;
 
 use board::Position;
 use bytemuck::{Pod, Zeroable};
-use memmap2::Mmap;
+use fileio::mmap::{HeaderSpec, MappedFile};
 
 use super::Sample;
 use crate::class::dataset_class;
@@ -143,7 +143,7 @@ fn header_bytes(count: u64, checksum: u64, flags: u32) -> [u8; HEADER_SIZE] {
 
 /// A binary dataset opened by memory-mapping.
 pub struct BinaryDataset {
-    map: Mmap,
+    file: MappedFile,
     count: usize,
     flags: u32,
     path: String,
@@ -163,55 +163,38 @@ impl BinaryDataset {
     /// Opens and checks a binary dataset (header, size, checksum).
     pub fn open(path: &Path) -> Result<BinaryDataset, DatasetError> {
         check_endian(path)?;
-        let file = std::fs::File::open(path).map_err(|e| DatasetError::io(path, e))?;
-        // SAFETY: the map is read-only; a file changed underneath by another process
-        // is outside what this program guards against (as for every mapped file).
-        let map = unsafe { Mmap::map(&file) }.map_err(|e| DatasetError::io(path, e))?;
-        let bad = |m: String| DatasetError::file(path, m);
-        if map.len() < HEADER_SIZE || map[0..8] != MAGIC {
-            return Err(bad("not a bgkit binary dataset (no BGKITDS header)".into()));
-        }
-        let u32_at = |o: usize| u32::from_le_bytes(map[o..o + 4].try_into().expect("4 bytes"));
-        let u64_at = |o: usize| u64::from_le_bytes(map[o..o + 8].try_into().expect("8 bytes"));
-        let version = u32_at(8);
-        if version != VERSION {
-            return Err(bad(format!(
-                "format version {version} is not supported (this program reads version {VERSION})"
-            )));
-        }
-        if u32_at(12) as usize != HEADER_SIZE || u32_at(16) as usize != RECORD_SIZE {
-            return Err(bad(format!(
-                "header size {} / record size {} (expected {HEADER_SIZE} / {RECORD_SIZE})",
-                u32_at(12),
-                u32_at(16)
-            )));
-        }
-        let count = u64_at(24);
-        let want = (HEADER_SIZE as u64).checked_add(count.saturating_mul(RECORD_SIZE as u64));
-        if want != Some(map.len() as u64) {
-            return Err(bad(format!(
-                "the header announces {count} records but the file has {} bytes (truncated or corrupt)",
-                map.len()
-            )));
-        }
-        let sum = Fnv1a::of(&map[HEADER_SIZE..]);
-        if sum != u64_at(32) {
-            return Err(bad(format!(
-                "checksum mismatch (stored {:016x}, computed {sum:016x}): the file is corrupt",
-                u64_at(32)
-            )));
-        }
+        let spec = HeaderSpec {
+            what: "bgkit binary dataset",
+            magic: &MAGIC,
+            size: HEADER_SIZE,
+            version_at: 8,
+            version: VERSION,
+            header_size_at: Some(12),
+        };
+        let file = MappedFile::open(path)?;
+        let h = file.header(&spec)?;
+        h.expect_u32(16, "record size", RECORD_SIZE as u32)?;
+        let count = h.u64_at(24);
+        file.expect_len(
+            HEADER_SIZE as u64,
+            count,
+            RECORD_SIZE as u64,
+            format!("{count} records"),
+        )?;
+        h.expect_checksum(32, Fnv1a::of(&file.bytes()[HEADER_SIZE..]))?;
+        let flags = h.u32_at(20);
         Ok(BinaryDataset {
             count: count as usize,
-            flags: u32_at(20),
-            map,
+            flags,
+            file,
             path: path.display().to_string(),
         })
     }
 
     /// The records, straight from the mapped file.
     pub fn records(&self) -> &[Record] {
-        bytemuck::try_cast_slice(&self.map[HEADER_SIZE..]).expect("size and alignment checked on open")
+        bytemuck::try_cast_slice(&self.file.bytes()[HEADER_SIZE..])
+            .expect("size and alignment checked on open")
     }
 
     /// Number of records.

@@ -38,14 +38,11 @@ pub(super) const WINDOW: usize = 7;
 /// hold, its pages mapped in one call (cheaper than a page fault per page). Level 0's
 /// entries (the all-off position: no moves) are these zeros.
 #[derive(Debug)]
-pub(super) struct Slot(memmap2::MmapMut);
+pub(super) struct Slot(fileio::mmap::AnonMap);
 
 impl Slot {
     fn new(values: usize) -> Option<Slot> {
-        memmap2::MmapOptions::new()
-            .len((values * 4).max(4))
-            .populate()
-            .map_anon()
+        fileio::mmap::AnonMap::zeroed((values * 4).max(4), true)
             .ok()
             .map(Slot)
     }

@@ -33,6 +33,7 @@ use std::str::FromStr;
 
 use datasets::rng::Fnv1a;
 use evaluator::weights::Net;
+use fileio::mmap::{HeaderSpec, MappedFile};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -271,46 +272,42 @@ impl OptState {
 
     /// Reads a state file for `net` and `settings` (memory-mapped, checked).
     pub fn load(path: &Path, net: &Net, settings: &OptimizerSettings) -> Result<OptState, TrainerError> {
-        let file = std::fs::File::open(path).map_err(|e| TrainerError::io(path, e))?;
-        // SAFETY: read-only map of a file this program wrote; a file changed underneath by
-        // another process is outside what is guarded against.
-        let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| TrainerError::io(path, e))?;
-        let bad = |m: String| TrainerError::format(path, m);
-        if map.len() < HEADER || &map[0..8] != MAGIC {
-            return Err(bad("not a bgkit optimizer state (no BGKITOPT header)".into()));
-        }
-        let u32_at = |o: usize| u32::from_le_bytes(map[o..o + 4].try_into().expect("4 bytes"));
-        let u64_at = |o: usize| u64::from_le_bytes(map[o..o + 8].try_into().expect("8 bytes"));
-        if u32_at(8) != 1 || u32_at(12) as usize != HEADER {
-            return Err(bad(format!(
-                "format version {} / header size {} not supported",
-                u32_at(8),
-                u32_at(12)
-            )));
-        }
+        let spec = HeaderSpec {
+            what: "bgkit optimizer state",
+            magic: MAGIC,
+            size: HEADER,
+            version_at: 8,
+            version: 1,
+            header_size_at: Some(12),
+        };
+        let file = MappedFile::open(path)?;
+        let h = file.header(&spec)?;
         let arrays = settings.arrays();
         let s = sizes(net);
         let per: usize = s.iter().sum();
-        if u32_at(16) != settings.kind as u32 || u32_at(20) as usize != arrays || u64_at(32) != per as u64 {
-            return Err(bad(format!(
-                "holds {} arrays of {} parameters for optimizer {}; this run needs {arrays} of {per} for {}",
-                u32_at(20),
-                u64_at(32),
-                u32_at(16),
-                settings.kind
-            )));
+        if h.u32_at(16) != settings.kind as u32
+            || h.u32_at(20) as usize != arrays
+            || h.u64_at(32) != per as u64
+        {
+            return Err(TrainerError::format(
+                path,
+                format!(
+                    "holds {} arrays of {} parameters for optimizer {}; this run needs {arrays} of {per} for {}",
+                    h.u32_at(20),
+                    h.u64_at(32),
+                    h.u32_at(16),
+                    settings.kind
+                ),
+            ));
         }
-        let body = &map[HEADER..];
-        if body.len() != arrays * per * 4 {
-            return Err(bad(format!(
-                "{} bytes of values, expected {} (truncated or corrupt)",
-                body.len(),
-                arrays * per * 4
-            )));
-        }
-        if Fnv1a::of(body) != u64_at(40) {
-            return Err(bad("checksum mismatch: the file is corrupt".into()));
-        }
+        file.expect_len(
+            HEADER as u64,
+            (arrays * per) as u64,
+            4,
+            format!("{arrays} arrays of {per} values"),
+        )?;
+        let body = &file.bytes()[HEADER..];
+        h.expect_checksum(40, Fnv1a::of(body))?;
         let values: Vec<f32> = body
             .chunks_exact(4)
             .map(|b| f32::from_le_bytes(b.try_into().expect("4 bytes")))
@@ -328,7 +325,7 @@ impl OptState {
             s.map(|_| Vec::new())
         };
         Ok(OptState {
-            steps: u64_at(24),
+            steps: h.u64_at(24),
             m,
             v,
         })

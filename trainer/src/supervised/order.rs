@@ -3,7 +3,7 @@
 //! SplitMix64), so that a run and its resumption see the same positions in the same
 //! order.
 
-use datasets::rng::SplitMix;
+use board::seed::SplitMix;
 
 use crate::seed;
 

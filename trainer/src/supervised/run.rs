@@ -152,6 +152,7 @@ impl Run {
         let state = State {
             format: STATE_FORMAT.into(),
             format_version: 1,
+            seed_rule: crate::seed::RULE,
             lr: settings.lr,
             settings,
             data: data.files().to_vec(),

@@ -34,6 +34,11 @@ pub struct State {
     pub format: String,
     /// 1.
     pub format_version: u32,
+    /// The seed rule of the validation split, the epochs' orders and fresh nets
+    /// ([`crate::seed::RULE`]; 1 in checkpoints that record none, which cannot be
+    /// resumed).
+    #[serde(default = "crate::seed::unrecorded")]
+    pub seed_rule: u32,
     /// The settings.
     pub settings: SupervisedSettings,
     /// The data files.
@@ -93,7 +98,7 @@ pub fn state_path(dir: &Path) -> PathBuf {
     dir.join("supervised.json")
 }
 
-/// Reads a checkpoint.
+/// Reads a checkpoint (refusing one of another seed rule).
 pub fn load_state(dir: &Path) -> Result<State, TrainerError> {
     let path = state_path(dir);
     let text = std::fs::read_to_string(&path).map_err(|e| TrainerError::io(&path, e))?;
@@ -108,5 +113,6 @@ pub fn load_state(dir: &Path) -> Result<State, TrainerError> {
             ),
         ));
     }
+    crate::seed::check_rule(&path, s.seed_rule)?;
     Ok(s)
 }

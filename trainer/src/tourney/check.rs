@@ -59,6 +59,13 @@ pub fn check_settings(t: &Tournament) -> Result<(), String> {
 /// movers and each game's state.
 pub fn check(t: &Tournament) -> Result<(), String> {
     check_settings(t)?;
+    if crate::seed::Rule::of(t.seed_rule).is_none() {
+        return Err(format!(
+            "seed rule {} is unknown to this trainer (it plays rules 1 and {}): the file comes from a newer build",
+            t.seed_rule,
+            crate::seed::RULE
+        ));
+    }
     let p = t.participants.len();
     let s = &t.settings;
     match s.kind {

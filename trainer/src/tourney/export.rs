@@ -115,7 +115,7 @@ pub fn sessions(
             let pair = [0, 1].map(|k| players[&(pairing.players[k], r.versions[k])].as_ref());
             let m = settings(pairing.players, *slot);
             let mut gp = GamePlay::new(&m, [0, 0], false);
-            let o = play::play(pair, t.settings.seed, game, Some(&mut gp))?;
+            let o = play::play(pair, t.rule(), t.settings.seed, game, Some(&mut gp))?;
             let again = play::outcome(&o, r.versions);
             if again != r {
                 return Err(TrainerError::Invalid(format!(

@@ -68,6 +68,7 @@ pub fn new_tournament(
     let mut t = Tournament {
         format: FORMAT.into(),
         version: VERSION,
+        seed_rule: crate::seed::RULE,
         settings,
         participants,
         schedule: Vec::new(),

@@ -9,7 +9,6 @@
 //! that leaves others unpairable; when no pairing avoids repeats, the fewest repeats
 //! allowed are used (at most one more meeting of any two than before, then two…).
 
-use crate::seed;
 use crate::tourney::pairing::RoundPlan;
 use crate::tourney::tournament::{Kind, Tournament};
 
@@ -58,7 +57,10 @@ pub fn next_round(t: &Tournament) -> Option<(usize, RoundPlan)> {
         }
     }
     let tiebreak: Vec<u64> = (0..p as u64)
-        .map(|i| seed::derive(t.settings.seed, TIE_BREAK, (done as u64) << 32 | i))
+        .map(|i| {
+            t.rule()
+                .derive(t.settings.seed, TIE_BREAK, (done as u64) << 32 | i)
+        })
         .collect();
     Some((done / per_cycle, pair(&scores, &meetings, &byes, &tiebreak)))
 }

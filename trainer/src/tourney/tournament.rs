@@ -10,6 +10,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use crate::error::TrainerError;
+use crate::seed::Rule;
 
 /// The `format` field of every tournament file.
 pub const FORMAT: &str = "bgkit-tourney";
@@ -255,6 +256,11 @@ pub struct Tournament {
     pub format: String,
     /// Always [`VERSION`].
     pub version: u32,
+    /// The seed rule of the games' dice, the players' choices and Swiss tie-breaks
+    /// (see [`crate::seed`]): [`crate::seed::RULE`] in new tournaments, 1 in files
+    /// that record none (they keep playing and replaying their games with rule 1).
+    #[serde(default = "crate::seed::unrecorded")]
+    pub seed_rule: u32,
     /// Settings.
     pub settings: Settings,
     /// Participants (their number never changes).
@@ -278,6 +284,11 @@ pub struct Slot {
 }
 
 impl Tournament {
+    /// The seed rule of this tournament's games (checked when the file is read).
+    pub fn rule(&self) -> Rule {
+        Rule::of(self.seed_rule).unwrap_or(Rule::Two)
+    }
+
     /// Every game with its place and pairing, in schedule order.
     pub fn games(&self) -> impl Iterator<Item = (Slot, &Pairing, &Game)> {
         self.schedule.iter().enumerate().flat_map(|(c, cycle)| {

@@ -24,6 +24,7 @@ use evaluator::bearoff::BearoffDbs;
 
 use crate::error::TrainerError;
 use crate::player::{self, DataPaths, Player};
+use crate::seed::Rule;
 use crate::tourney::play;
 use crate::tourney::schedule::push_round;
 use crate::tourney::store::Store;
@@ -405,13 +406,18 @@ fn work(shared: &Shared<'_>, thread: u32) -> Result<(), TrainerError> {
                 break;
             }
         }
-        let (status, played, total, seed) = shared.store.update(|t| {
+        let (status, played, total, (rule, seed)) = shared.store.update(|t| {
             let sync = opts.sync.unwrap_or(t.settings.sync);
             let stale = opts.stale_after_s.unwrap_or(t.settings.stale_after_s);
             let (status, reclaimed, changed) = claim(t, &shared.me, thread, sync, stale, want);
             shared.reclaimed.fetch_add(reclaimed, Ordering::SeqCst);
             Ok((
-                (status, t.games_played(), t.games_total(), t.settings.seed),
+                (
+                    status,
+                    t.games_played(),
+                    t.games_total(),
+                    (t.rule(), t.settings.seed),
+                ),
                 changed,
             ))
         })?;
@@ -429,7 +435,7 @@ fn work(shared: &Shared<'_>, thread: u32) -> Result<(), TrainerError> {
         pause = Duration::from_millis(50);
         shared.claimed.fetch_add(jobs.len() as u64, Ordering::SeqCst);
         let started = Instant::now();
-        let outcomes = play_jobs(shared, &jobs, seed);
+        let outcomes = play_jobs(shared, &jobs, rule, seed);
         let results = match outcomes {
             Ok(r) => r,
             Err(e) => {
@@ -463,7 +469,12 @@ fn work(shared: &Shared<'_>, thread: u32) -> Result<(), TrainerError> {
 }
 
 /// Plays claimed games.
-fn play_jobs(shared: &Shared<'_>, jobs: &[Job], seed: u64) -> Result<Vec<(Job, Outcome)>, TrainerError> {
+fn play_jobs(
+    shared: &Shared<'_>,
+    jobs: &[Job],
+    rule: Rule,
+    seed: u64,
+) -> Result<Vec<(Job, Outcome)>, TrainerError> {
     let mut out = Vec::with_capacity(jobs.len());
     for job in jobs {
         if shared.stop.load(Ordering::SeqCst) {
@@ -479,7 +490,7 @@ fn play_jobs(shared: &Shared<'_>, jobs: &[Job], seed: u64) -> Result<Vec<(Job, O
                 players.get(job.players[1], versions[1], &job.specs[1])?,
             ]
         };
-        let o = play::play([a.as_ref(), b.as_ref()], seed, &job.game, None)?;
+        let o = play::play([a.as_ref(), b.as_ref()], rule, seed, &job.game, None)?;
         out.push((job.clone(), play::outcome(&o, versions)));
     }
     Ok(out)
