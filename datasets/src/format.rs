@@ -37,7 +37,7 @@ pub struct Sample {
 }
 
 /// The file formats.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
     /// CSV with a header (`.csv`).
     Csv,

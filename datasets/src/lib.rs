@@ -18,6 +18,9 @@ command.
 * [`stats`]: a summary of a dataset (counts per class, mean targets).
 * [`benchmark`]: move-error benchmark sets (positions, rolls, rolled-out candidate
   moves) in bgkit's JSON-lines format, and gnubg-nn's `.bm` files read.
+* [`job`]: the long jobs (rollout, sample, benchmark build) as functions over plain
+  settings, with progress reported through a trait; the `datasets` binary (the `cli`
+  feature, on by default) parses arguments and calls them.
 */
 #![deny(missing_docs)]
 
@@ -26,6 +29,7 @@ pub mod class;
 pub mod dice;
 pub mod error;
 pub mod format;
+pub mod job;
 pub mod journal;
 pub mod merge;
 pub mod play;

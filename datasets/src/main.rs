@@ -37,5 +37,5 @@ fn main() -> ExitCode {
         Command::Merge(args) => cmd::merge::run(args),
         Command::Benchmark(args) => cmd::benchmark::run(args),
     };
-    evaluator::cli::exit_status("datasets", result)
+    cli_support::exit_status("datasets", result)
 }

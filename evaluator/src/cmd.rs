@@ -9,8 +9,19 @@ pub mod show;
 
 use anyhow::{Context, Result};
 use board::{Dice, Position};
-pub use evaluator::cli::EngineArgs;
+pub use cli_support::EngineArgs;
+use evaluator::engine::EngineOptions;
 use evaluator::Evaluator;
+
+/// The evaluator library's engine options from the shared engine flags.
+pub fn engine_options(a: &EngineArgs) -> EngineOptions {
+    EngineOptions {
+        weights: a.weights.clone(),
+        bearoff_os: a.bearoff_os.clone(),
+        bearoff_ts: a.bearoff_ts.clone(),
+        no_bearoff: a.no_bearoff,
+    }
+}
 
 /// Parses a Position ID, naming it in the error.
 pub fn parse_position(id: &str) -> Result<Position> {
@@ -129,7 +140,7 @@ impl SearchArgs {
 
     /// The evaluator from `engine`, with a cache when searching.
     pub fn evaluator(&self, engine: &EngineArgs) -> Result<Evaluator> {
-        Ok(engine
+        Ok(engine_options(engine)
             .evaluator()?
             .with_cache(if self.plies > 0 { 20 } else { 0 }))
     }

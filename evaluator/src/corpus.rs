@@ -121,21 +121,57 @@ pub fn best_move_pairs() -> Vec<(Position, Dice)> {
         .collect()
 }
 
+/// Why [`all_rolls_from_file`] failed.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum CorpusFileError {
+    /// The file could not be read.
+    #[error("cannot read {path}")]
+    Read {
+        /// The file.
+        path: String,
+        /// What the operating system said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A line is not a Position ID.
+    #[error("{path}:{line}")]
+    Position {
+        /// The file.
+        path: String,
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong with the ID.
+        #[source]
+        source: board::PositionIdError,
+    },
+    /// The file holds no position.
+    #[error("{0}: no positions")]
+    Empty(String),
+}
+
 /// Every position of a file of Position IDs (one per line; blank lines and a
 /// `position_id` header skipped; further CSV columns ignored), each with all 21 rolls.
-pub fn all_rolls_from_file(path: &std::path::Path) -> anyhow::Result<Vec<(Position, Dice)>> {
-    use anyhow::Context;
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+pub fn all_rolls_from_file(path: &std::path::Path) -> Result<Vec<(Position, Dice)>, CorpusFileError> {
+    let name = || path.display().to_string();
+    let text =
+        std::fs::read_to_string(path).map_err(|source| CorpusFileError::Read { path: name(), source })?;
     let mut out = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let id = line.split(',').next().unwrap_or("").trim();
         if id.is_empty() || id == "position_id" {
             continue;
         }
-        let pos = Position::from_id(id).with_context(|| format!("{}:{}", path.display(), n + 1))?;
+        let pos = Position::from_id(id).map_err(|source| CorpusFileError::Position {
+            path: name(),
+            line: n + 1,
+            source,
+        })?;
         out.extend(Dice::all().map(|d| (pos, d)));
     }
-    anyhow::ensure!(!out.is_empty(), "{}: no positions", path.display());
+    if out.is_empty() {
+        return Err(CorpusFileError::Empty(name()));
+    }
     Ok(out)
 }
 

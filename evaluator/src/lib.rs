@@ -16,6 +16,11 @@ lookups) and the benchmarks that measure the engine, behind the `evaluator` comm
 * [`class`], [`sanity`], [`bearoff`]: classes, gnubg's corrections, database lookups.
 * [`corpus`]: fixed, reproducible position sets for benchmarks.
 * [`bench`]: the built-in benchmarks of `evaluator bench`.
+* [`engine`], [`datadir`]: which weights and databases build an evaluator (explicit
+  paths, else `$BGKIT_DATA` and gnubg's install directories), found and opened.
+
+The library needs neither clap nor anyhow; the `cli` feature (on by default) builds
+the `evaluator` binary.
 */
 #![deny(missing_docs)]
 
@@ -25,9 +30,9 @@ pub mod bench;
 mod cache;
 pub mod choice;
 pub mod class;
-pub mod cli;
 pub mod corpus;
 pub mod datadir;
+pub mod engine;
 pub mod eval;
 pub mod inputs;
 pub mod net;

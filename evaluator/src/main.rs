@@ -37,5 +37,5 @@ fn main() -> ExitCode {
         Command::Show(args) => cmd::show::run(args),
         Command::Bench(args) => cmd::bench::run(args),
     };
-    evaluator::cli::exit_status("evaluator", result)
+    cli_support::exit_status("evaluator", result)
 }

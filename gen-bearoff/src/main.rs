@@ -47,11 +47,5 @@ fn main() -> ExitCode {
         Command::Verify(a) => cmd::verify::run(a),
         Command::Compare(a) => cmd::compare::run(a),
     };
-    match result {
-        Ok(code) => code,
-        Err(e) => {
-            eprintln!("gen-bearoff: {e:#}");
-            ExitCode::from(2)
-        }
-    }
+    cli_support::exit_status("gen-bearoff", result)
 }

@@ -35,5 +35,5 @@ fn main() -> ExitCode {
         Command::Supervised(args) => cmd::supervised::run(args),
         Command::Benchmark(args) => cmd::benchmark::run(args),
     };
-    evaluator::cli::exit_status("trainer", result)
+    cli_support::exit_status("trainer", result)
 }

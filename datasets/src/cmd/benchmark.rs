@@ -1,22 +1,16 @@
-//! `datasets benchmark build`: move-error benchmark sets, resumable.
+//! `datasets benchmark build`: move-error benchmark sets, resumable (the job itself is
+//! `datasets::job::benchmark`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
 
 use anyhow::{bail, Result};
-use board::MoveGen;
-use datasets::benchmark::{self, BuildSettings};
-use datasets::class::{dataset_class, parse_classes};
-use datasets::journal::ChunkJournal;
-use datasets::{Roller, RolloutSettings};
-use rayon::prelude::*;
-use serde_json::json;
+use cli_support::thread_count;
+use datasets::benchmark::BuildSettings;
+use datasets::job::benchmark::{self, BenchmarkJob};
+use datasets::RolloutSettings;
 
-use super::{note, positions_digest, progress_bar, read_positions, thread_pool, EngineArgs, JobArgs};
-
-/// Input positions per checkpoint.
-const CHUNK_POSITIONS: usize = 16;
+use super::{engine_files, note, Bar, EngineArgs, JobArgs};
 
 /// Move-error benchmark sets.
 #[derive(clap::Args)]
@@ -93,114 +87,41 @@ fn build(args: BuildArgs) -> Result<ExitCode> {
     if args.trials == 0 {
         bail!("--trials must be at least 1");
     }
-    let classes = parse_classes(&args.classes).map_err(anyhow::Error::msg)?;
-    let all = read_positions(&args.input)?;
-    let mut input: Vec<_> = all
-        .iter()
-        .copied()
-        .filter(|p| classes.contains(&dataset_class(p)))
-        .collect();
-    if let Some(m) = args.max_positions {
-        input.truncate(m);
-    }
-    if input.is_empty() {
-        bail!(
-            "{}: no positions of the classes {}",
-            args.input.display(),
-            args.classes
-        );
-    }
-    let files = args.engine.files()?;
-    let cache_bits = if args.plies > 0 || args.rollout_plies > 0 {
-        20
-    } else {
-        0
+    let threads = thread_count(args.job.threads)?;
+    let job = BenchmarkJob {
+        engine: engine_files(&args.engine)?,
+        input: args.input,
+        output: args.output,
+        build: BuildSettings {
+            candidates: args.candidates,
+            select_plies: args.plies,
+            dice_seed: args.seed,
+        },
+        rollout: RolloutSettings {
+            trials: args.trials,
+            plies: args.rollout_plies,
+            truncate: args.truncate,
+            seed: args.seed,
+            variance_reduction: !args.no_variance_reduction,
+            bearoff_truncation: true,
+            position_seeds: false,
+        },
+        classes: args.classes,
+        max_positions: args.max_positions,
+        threads,
+        fresh: args.job.fresh,
     };
-    let ev = files.evaluator(None)?.with_cache(cache_bits);
-    let rollout = RolloutSettings {
-        trials: args.trials,
-        plies: args.rollout_plies,
-        truncate: args.truncate,
-        seed: args.seed,
-        variance_reduction: !args.no_variance_reduction,
-        bearoff_truncation: true,
-        position_seeds: false,
-    };
-    let roller = Roller::new(&ev, rollout.clone())?;
-    let settings = BuildSettings {
-        candidates: args.candidates,
-        select_plies: args.plies,
-        dice_seed: args.seed,
-    };
-    let job = json!({
-        "build": settings,
-        "rollout": rollout,
-        "classes": args.classes,
-        "input_rows": input.len(),
-        "input_digest": positions_digest(&input),
-        "engine": super::describe_files(&files)?,
-        "chunk": CHUNK_POSITIONS,
-    });
-    let (mut journal, mut lines, chunks_done) = ChunkJournal::open(&args.output, &job, args.job.fresh)?;
-    let start = (chunks_done as usize * CHUNK_POSITIONS).min(input.len());
-    if start > 0 {
-        note(
-            args.job.quiet,
-            &format!("datasets: resuming: {start} of {} positions done", input.len()),
-        );
-    }
-    let pool = thread_pool(args.job.threads)?;
-    let bar = progress_bar(input.len() as u64, "positions", args.job.quiet);
-    bar.set_position(start as u64);
-    bar.reset_eta();
-    let started = Instant::now();
-    let mut at = start;
-    while at < input.len() {
-        let end = (at + CHUNK_POSITIONS).min(input.len());
-        let entries: Vec<Option<String>> = pool.install(|| {
-            (at..end)
-                .into_par_iter()
-                .with_max_len(1)
-                .map_init(MoveGen::new, |gen, i| {
-                    let dice = benchmark::dice_for(args.seed, i as u64);
-                    benchmark::build_entry(&ev, &roller, gen, &input[i], dice, &settings)
-                        .map(|e| e.map(|e| benchmark::entry_line(&e)))
-                        .map_err(|e| {
-                            anyhow::anyhow!("position {} (row {}): {e}", input[i].position_id(), i + 1)
-                        })
-                })
-                .collect::<Result<_>>()
-        })?;
-        let chunk: Vec<String> = entries.into_iter().flatten().collect();
-        journal.append_chunk(&chunk)?;
-        lines.extend(chunk);
-        at = end;
-        bar.set_position(at as u64);
-    }
-    bar.finish_and_clear();
-    let header = json!({
-        "format": benchmark::FORMAT,
-        "version": benchmark::VERSION,
-        "candidates": settings.candidates,
-        "select_plies": settings.select_plies,
-        "dice_seed": settings.dice_seed,
-        "rollout": rollout,
-        "engine": super::describe_files(&files)?,
-        "input_rows": input.len(),
-        "positions": lines.len(),
-    });
-    benchmark::write(&args.output, &header, &lines)?;
-    journal.remove()?;
+    let done = benchmark::run(&job, &mut Bar::new("positions", args.job.quiet))?;
     note(
         args.job.quiet,
         &format!(
             "datasets: benchmark of {} positions ({} with a choice) x {} candidates x {} trials in {:.1}s -> {}",
-            input.len(),
-            lines.len(),
+            done.positions,
+            done.entries,
             args.candidates,
             args.trials,
-            started.elapsed().as_secs_f64(),
-            args.output.display()
+            done.seconds,
+            job.output.display()
         ),
     );
     Ok(ExitCode::SUCCESS)

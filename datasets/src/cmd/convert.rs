@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 use datasets::format::{self, Format};
 
-use super::note;
+use super::{note, FormatArg};
 
 /// Convert a dataset between formats (CSV, gnubg-nn text, binary).
 ///
@@ -20,19 +20,19 @@ pub struct Args {
     output: PathBuf,
     /// Input format (default: recognised).
     #[arg(long, value_enum)]
-    from: Option<Format>,
+    from: Option<FormatArg>,
     /// Output format (default: from the output's extension).
     #[arg(long, value_enum)]
-    to: Option<Format>,
+    to: Option<FormatArg>,
     /// No summary line.
     #[arg(long)]
     quiet: bool,
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let to = Format::for_output(&args.output, args.to)?;
+    let to = Format::for_output(&args.output, args.to.map(Format::from))?;
     let from = match args.from {
-        Some(f) => f,
+        Some(f) => f.into(),
         None => Format::detect(&args.input)?,
     };
     let samples = format::read(&args.input, from)?;

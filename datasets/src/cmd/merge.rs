@@ -7,7 +7,9 @@ use anyhow::{bail, Result};
 use datasets::format::{self, Format};
 use datasets::merge::{merge_by_input, merge_round_robin};
 
-use super::{note, read_positions};
+use datasets::job::read_positions;
+
+use super::{note, FormatArg};
 
 /// Join shard outputs into exactly what one machine would have produced.
 ///
@@ -27,14 +29,14 @@ pub struct Args {
     input: Option<PathBuf>,
     /// Output format (default: from the output's extension).
     #[arg(long, value_enum)]
-    format: Option<Format>,
+    format: Option<FormatArg>,
     /// No summary line.
     #[arg(long)]
     quiet: bool,
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let to = Format::for_output(&args.output, args.format)?;
+    let to = Format::for_output(&args.output, args.format.map(Format::from))?;
     let mut parts = Vec::new();
     for p in &args.parts {
         if p == &args.output {

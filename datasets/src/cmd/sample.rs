@@ -1,22 +1,16 @@
-//! `datasets sample`: positions from self-play games, resumable.
+//! `datasets sample`: positions from self-play games, resumable (the job itself is
+//! `datasets::job::sample`).
 
-use std::collections::HashSet;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
-use board::Position;
+use cli_support::thread_count;
 use datasets::class::parse_classes;
-use datasets::format::write_text;
-use datasets::journal::ChunkJournal;
-use datasets::sample::{Referee, SampleSettings, Sampler};
-use serde_json::json;
+use datasets::job::sample::{self, SampleJob};
+use datasets::sample::SampleSettings;
 
-use super::{note, progress_bar, thread_pool, EngineArgs, JobArgs};
-
-/// Games played between checkpoints.
-const CHUNK_GAMES: u64 = 256;
+use super::{engine_files, note, Bar, EngineArgs, JobArgs};
 
 /// Sample positions from self-play games at 0 ply.
 ///
@@ -75,99 +69,32 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let classes = parse_classes(&args.classes)
         .map_err(anyhow::Error::msg)
         .context("--classes")?;
-    let files = args.engine.files()?;
-    let ev = files
-        .evaluator(None)?
-        .with_cache(if args.disagree_plies.is_some() { 18 } else { 0 });
-    let other = args
-        .disagree_weights
-        .as_deref()
-        .map(|w| files.evaluator(Some(w)))
-        .transpose()?;
-    let referee = match (args.disagree_plies, &other) {
-        (Some(n), _) => Some((Referee::Plies(n), args.threshold)),
-        (None, Some(o)) => Some((Referee::Other(o), args.threshold)),
-        _ => None,
+    let threads = thread_count(args.job.threads)?;
+    let job = SampleJob {
+        engine: engine_files(&args.engine)?,
+        output: args.output,
+        games: args.games,
+        settings: SampleSettings {
+            seed: args.seed,
+            noise: args.noise,
+            epsilon: args.epsilon,
+            classes,
+        },
+        disagree_plies: args.disagree_plies,
+        disagree_weights: args.disagree_weights,
+        threshold: args.threshold,
+        threads,
+        fresh: args.job.fresh,
     };
-    let settings = SampleSettings {
-        seed: args.seed,
-        noise: args.noise,
-        epsilon: args.epsilon,
-        classes,
-    };
-    let mut engine = super::describe_files(&files)?;
-    if let Some(w) = &args.disagree_weights {
-        engine["disagree_weights"] =
-            json!({ "path": w.display().to_string(), "digest": super::file_digest(w)? });
-    }
-    let job = json!({
-        "settings": settings,
-        "games": args.games,
-        "disagree_plies": args.disagree_plies,
-        "threshold": referee.as_ref().map(|_| args.threshold),
-        "engine": engine,
-        "chunk_games": CHUNK_GAMES,
-    });
-    let sampler = Sampler::new(&ev, settings, referee);
-    let (mut journal, lines, chunks_done) = ChunkJournal::open(&args.output, &job, args.job.fresh)?;
-    let mut kept: Vec<String> = lines;
-    let mut seen: HashSet<[u8; 10]> = HashSet::new();
-    for id in &kept {
-        let p = Position::from_id(id)
-            .with_context(|| format!("{}.partial: bad line '{id}'", args.output.display()))?;
-        seen.insert(p.key());
-    }
-    let pool = thread_pool(args.job.threads)?;
-    let bar = progress_bar(args.games, "games", args.job.quiet);
-    let mut next = (chunks_done * CHUNK_GAMES).min(args.games);
-    if next > 0 {
-        note(
-            args.job.quiet,
-            &format!(
-                "datasets: resuming after {next} games ({} positions kept)",
-                kept.len()
-            ),
-        );
-    }
-    bar.set_position(next);
-    bar.reset_eta();
-    let started = Instant::now();
-    while next < args.games {
-        let end = (next + CHUNK_GAMES).min(args.games);
-        let fresh: Vec<Position> = pool.install(|| -> Result<Vec<Position>> {
-            let played = sampler.play_games(next..end)?;
-            let mut new = Vec::new();
-            for p in played {
-                if seen.insert(p.key()) {
-                    new.push(p);
-                }
-            }
-            Ok(sampler.disagreeing(new)?)
-        })?;
-        let ids: Vec<String> = fresh.iter().map(Position::position_id).collect();
-        journal.append_chunk(&ids)?;
-        kept.extend(ids);
-        next = end;
-        bar.set_position(next);
-        bar.set_message(format!("{} positions", kept.len()));
-    }
-    bar.finish_and_clear();
-    write_text(&args.output, |w| {
-        writeln!(w, "position_id")?;
-        for id in &kept {
-            writeln!(w, "{id}")?;
-        }
-        Ok(())
-    })?;
-    journal.remove()?;
+    let done = sample::run(&job, &mut Bar::new("games", args.job.quiet))?;
     note(
         args.job.quiet,
         &format!(
             "datasets: {} games, {} positions kept in {:.1}s -> {}",
-            args.games,
-            kept.len(),
-            started.elapsed().as_secs_f64(),
-            args.output.display()
+            done.games,
+            done.positions,
+            done.seconds,
+            job.output.display()
         ),
     );
     Ok(ExitCode::SUCCESS)

@@ -6,6 +6,8 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use datasets::format::{self, Format};
+
+use super::FormatArg;
 use datasets::stats::{count_classes, summarize};
 use serde_json::json;
 
@@ -18,7 +20,7 @@ pub struct Args {
     input: PathBuf,
     /// Input format (default: recognised).
     #[arg(long, value_enum)]
-    format: Option<Format>,
+    format: Option<FormatArg>,
     /// JSON instead of a table.
     #[arg(long)]
     json: bool,
@@ -26,7 +28,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<ExitCode> {
     let fmt = match args.format {
-        Some(f) => f,
+        Some(f) => f.into(),
         None => Format::detect(&args.input)?,
     };
     let out = std::io::stdout();

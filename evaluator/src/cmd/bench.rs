@@ -6,7 +6,7 @@ use std::time::Duration;
 use anyhow::{bail, Result};
 use evaluator::{bench, corpus};
 
-use super::EngineArgs;
+use super::{engine_options, EngineArgs};
 
 /// Run the built-in benchmarks on fixed, built-in positions.
 ///
@@ -83,7 +83,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if args.positions.is_some() {
         bail!("--positions applies to --movegen only");
     }
-    let ev = args.engine.evaluator()?;
+    let ev = engine_options(&args.engine).evaluator()?;
     let r = bench::evaluation(
         &ev,
         &if args.calibrate_boards {

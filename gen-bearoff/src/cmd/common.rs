@@ -1,11 +1,11 @@
-//! Options and helpers shared by the subcommands.
+//! Options and helpers shared by the subcommands (threads, progress and notes come
+//! from `cli_support`, as in bgkit's other tools).
 
 use std::path::Path;
-use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 use clap::ValueEnum;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+pub use cli_support::{global_threads, note, phase_bar};
 
 use gen_bearoff::format::Header;
 use gen_bearoff::{BearoffDb, HeaderStyle};
@@ -75,44 +75,6 @@ pub fn default_memory_limit() -> u64 {
                 .and_then(|kb| kb.parse::<u64>().ok())
         })
         .map_or(4_000_000_000, |kb| kb * 1024 / 10 * 8)
-}
-
-/// Sets the size of rayon's global pool.
-pub fn set_threads(threads: Option<usize>) -> Result<()> {
-    if let Some(t) = threads {
-        if t == 0 {
-            bail!("--threads must be at least 1");
-        }
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(t)
-            .build_global()
-            .context("cannot configure the thread pool")?;
-    }
-    Ok(())
-}
-
-/// A progress bar on stderr (hidden with `--quiet`).
-pub fn progress_bar(total: u64, what: &str, quiet: bool) -> ProgressBar {
-    let bar = if quiet {
-        ProgressBar::hidden()
-    } else {
-        ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr())
-    };
-    bar.set_style(
-        ProgressStyle::with_template("{msg:>12} [{elapsed_precise}] [{wide_bar}] {percent:>3}% ETA {eta}")
-            .expect("valid template")
-            .progress_chars("=> "),
-    );
-    bar.set_message(what.to_string());
-    bar.enable_steady_tick(Duration::from_millis(250));
-    bar
-}
-
-/// Prints an informational line on stderr unless quiet.
-pub fn note(quiet: bool, text: &str) {
-    if !quiet {
-        eprintln!("{text}");
-    }
 }
 
 /// Opens a database, with an assumed header for headerless files.

@@ -15,7 +15,7 @@ use gen_bearoff::hyper::{
 };
 use gen_bearoff::output::AtomicOutput;
 
-use super::common::{note, set_threads};
+use super::common::{global_threads, note};
 
 /// Options of `hyper`.
 #[derive(Parser, Debug)]
@@ -215,7 +215,7 @@ impl Display {
 
 /// Runs `hyper`.
 pub fn run(args: Args) -> Result<ExitCode> {
-    set_threads(args.threads)?;
+    global_threads(args.threads)?;
     if !(1..=3).contains(&args.checkers) {
         bail!(
             "hypergammon databases have 1 to 3 checkers per side, not {}",

@@ -17,7 +17,7 @@ use gen_bearoff::output::AtomicOutput;
 use gen_bearoff::{HeaderStyle, PositionIndex};
 
 use super::common::{
-    choose_style, default_memory_limit, note, parse_size, progress_bar, set_threads, FormatChoice,
+    choose_style, default_memory_limit, global_threads, note, parse_size, phase_bar, FormatChoice,
 };
 
 /// Options of `one-sided`.
@@ -60,7 +60,7 @@ pub struct Args {
 
 /// Runs `one-sided`.
 pub fn run(args: Args) -> Result<ExitCode> {
-    set_threads(args.threads)?;
+    global_threads(args.threads)?;
     if !(1..=24).contains(&args.points) {
         bail!("--points must be 1-24, got {}", args.points);
     }
@@ -110,7 +110,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         ),
     );
     let start = Instant::now();
-    let bar = progress_bar(count, "one-sided", args.quiet);
+    let bar = phase_bar(count, "one-sided", args.quiet);
     let progress = |done: u64| bar.set_position(done);
     let mut out = AtomicOutput::create(&args.output)?;
     let style;

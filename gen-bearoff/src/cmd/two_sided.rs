@@ -13,7 +13,7 @@ use gen_bearoff::twosided::{generate_two_sided, TwoSidedRun};
 use gen_bearoff::{HeaderStyle, PositionIndex};
 
 use super::common::{
-    choose_style, default_memory_limit, note, parse_size, progress_bar, set_threads, FormatChoice,
+    choose_style, default_memory_limit, global_threads, note, parse_size, phase_bar, FormatChoice,
 };
 
 /// Options of `two-sided`.
@@ -63,7 +63,7 @@ pub struct Args {
 
 /// Runs `two-sided`.
 pub fn run(args: Args) -> Result<ExitCode> {
-    set_threads(args.threads)?;
+    global_threads(args.threads)?;
     if !(1..=24).contains(&args.points) || !(1..=15).contains(&args.checkers) {
         bail!(
             "two-sided databases need --points 1-24 and --checkers 1-15, got {}x{}",
@@ -91,7 +91,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let mut out = AtomicOutput::create(&args.output)?;
     let scratch = out.partial().to_path_buf();
     let quiet = args.quiet;
-    let bar = progress_bar(records, "two-sided", true);
+    let bar = phase_bar(records, "two-sided", true);
     let bar_cell = std::sync::Mutex::new(Some(bar));
     let on_plan = |plan: &gen_bearoff::twosided::TwoSidedPlan| {
         note(
@@ -109,7 +109,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             ),
         );
         if let Ok(mut b) = bar_cell.lock() {
-            *b = Some(progress_bar(records, "two-sided", quiet));
+            *b = Some(phase_bar(records, "two-sided", quiet));
         }
     };
     let progress = |done: u64| {

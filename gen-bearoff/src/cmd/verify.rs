@@ -8,7 +8,7 @@ use clap::Parser;
 
 use gen_bearoff::verify::verify;
 
-use super::common::{open_db, progress_bar, set_threads};
+use super::common::{global_threads, open_db, phase_bar};
 
 /// Options of `verify`.
 #[derive(Parser, Debug)]
@@ -34,9 +34,9 @@ pub struct Args {
 
 /// Runs `verify`: exit 0 if the file is sound, 1 if a problem was found.
 pub fn run(args: Args) -> Result<ExitCode> {
-    set_threads(args.threads)?;
+    global_threads(args.threads)?;
     let db = open_db(&args.file, args.assume_header.as_deref())?;
-    let bar = progress_bar(1, "verify", args.quiet);
+    let bar = phase_bar(1, "verify", args.quiet);
     let report = verify(&db, args.samples, args.seed, &|done, total| {
         bar.set_length(total);
         bar.set_position(done);

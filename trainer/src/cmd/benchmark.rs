@@ -1,5 +1,6 @@
 //! `trainer benchmark`: the move-error rate (ER) of players on benchmark sets.
 
+use cli_support::thread_count;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -7,7 +8,7 @@ use anyhow::{Context, Result};
 use trainer::benchmark::{compare, score_player, summarise, Report};
 use trainer::player;
 
-use super::DataArgs;
+use super::{data_paths, BearoffArgs};
 
 /// Score players' move choices on benchmark sets: the average equity a player gives up
 /// against the best rolled-out candidate, per position class, in millipoints (ER, as
@@ -34,17 +35,17 @@ pub struct Args {
     #[arg(long)]
     json: bool,
     #[command(flatten)]
-    data: DataArgs,
+    data: BearoffArgs,
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let threads = super::threads(args.threads)?;
+    let threads = thread_count(args.threads)?;
     let mut entries = Vec::new();
     for path in &args.set {
         let set = datasets::benchmark::read(path)?;
         entries.extend(set.entries);
     }
-    let paths = args.data.paths();
+    let paths = data_paths(&args.data);
     let mut dbs = None;
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
     let mut reports: Vec<Report> = Vec::new();

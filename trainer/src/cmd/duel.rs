@@ -1,5 +1,6 @@
 //! `trainer duel`: a duplicate-dice duel between two players.
 
+use cli_support::{progress_bar, thread_count};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -8,7 +9,7 @@ use board::records::{self, Format};
 use trainer::duel::{duel, DuelOptions};
 use trainer::player;
 
-use super::DataArgs;
+use super::{data_paths, BearoffArgs};
 
 /// Play cubeless money games between two players with duplicate dice (each dice
 /// stream twice, the players exchanging places) and report player A's points per game
@@ -44,7 +45,7 @@ pub struct Args {
     #[arg(long)]
     quiet: bool,
     #[command(flatten)]
-    data: DataArgs,
+    data: BearoffArgs,
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
@@ -61,8 +62,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
             })?),
             None => None,
         };
-    let threads = super::threads(args.threads)?;
-    let paths = args.data.paths();
+    let threads = thread_count(args.threads)?;
+    let paths = data_paths(&args.data);
     let mut dbs = None;
     let a = player::from_spec(&args.a, &paths, &mut dbs).with_context(|| format!("player A ({})", args.a))?;
     let b = player::from_spec(&args.b, &paths, &mut dbs).with_context(|| format!("player B ({})", args.b))?;
@@ -71,7 +72,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         seed: args.seed,
         record: format.is_some(),
     };
-    let bar = super::progress(args.games, args.quiet, "games");
+    let bar = progress_bar(args.games, "games", args.quiet);
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
     let (r, record) = pool.install(|| duel(a.as_ref(), b.as_ref(), &opts, &|n| bar.set_position(n)))?;
     bar.finish_and_clear();

@@ -1,5 +1,6 @@
 //! `trainer supervised`: supervised training of one class's net on rollout data.
 
+use cli_support::{progress_bar, thread_count};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -107,7 +108,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let threads = super::threads(args.threads)?;
+    let threads = thread_count(args.threads)?;
     if let Some(n) = args.bench {
         if n == 0 {
             bail!("--bench needs at least 1 position");
@@ -201,7 +202,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let s = run.state();
     let per_epoch = s.train_positions;
     let total = per_epoch * u64::from(s.settings.epochs);
-    let bar = super::progress(total, args.quiet, "positions");
+    let bar = progress_bar(total, "positions", args.quiet);
     bar.set_position(per_epoch * u64::from(s.epoch) + s.epoch_rows);
     bar.reset_eta();
     let quiet = args.quiet;

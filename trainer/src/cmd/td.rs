@@ -1,5 +1,6 @@
 //! `trainer td`: TD(λ) self-play training.
 
+use cli_support::{progress_bar, thread_count};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -11,7 +12,7 @@ use trainer::model::{Init, Layout, ModelConfig};
 use trainer::td::TdParams;
 use trainer::train::{Event, Parallel, Run, RunSettings};
 
-use super::DataArgs;
+use super::{data_paths, BearoffArgs};
 
 /// Train nets from scratch by TD(λ) self-play at 0 ply (both sides the same nets,
 /// learning after every move), benchmarking against pubeval on the way.
@@ -104,11 +105,11 @@ pub struct Args {
     #[arg(long)]
     quiet: bool,
     #[command(flatten)]
-    data: DataArgs,
+    data: BearoffArgs,
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let threads = super::threads(args.threads)?;
+    let threads = thread_count(args.threads)?;
     let minutes = match args.minutes {
         Some(m) if !(m > 0.0 && m.is_finite()) => bail!("--minutes must be a positive number, got {m}"),
         m => m,
@@ -139,7 +140,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     let open_dbs = |bearoff: bool| -> Result<Arc<BearoffDbs>> {
         Ok(Arc::new(if bearoff {
-            args.data.paths().open()?
+            data_paths(&args.data).open()?
         } else {
             BearoffDbs::default()
         }))
@@ -188,7 +189,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if args.games < done {
         bail!("the run already has {done} games; --games is the total to reach");
     }
-    let bar = super::progress(args.games, args.quiet, "games");
+    let bar = progress_bar(args.games, "games", args.quiet);
     bar.set_position(done);
     bar.reset_eta();
     let quiet = args.quiet;

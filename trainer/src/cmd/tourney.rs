@@ -1,5 +1,6 @@
 //! `trainer tourney`: tournaments kept in a file that several workers share.
 
+use cli_support::{progress_bar, thread_count};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -11,7 +12,7 @@ use trainer::tourney::tournament::{Kind, Settings, Sync};
 use trainer::tourney::worker::{self, RunOptions};
 use trainer::tourney::{manage, participants, schedule, standings, Store};
 
-use super::DataArgs;
+use super::{data_paths, BearoffArgs};
 
 /// Tournaments between many players (round-robin, gauntlet or Swiss), kept in one
 /// JSON file so that they resume after interruption and any number of worker
@@ -71,7 +72,7 @@ struct NewArgs {
     #[arg(long)]
     force: bool,
     #[command(flatten)]
-    data: DataArgs,
+    data: BearoffArgs,
 }
 
 /// Play the tournament's games until all are finished. Any number of processes, on
@@ -108,7 +109,7 @@ struct RunArgs {
     #[arg(long)]
     quiet: bool,
     #[command(flatten)]
-    data: DataArgs,
+    data: BearoffArgs,
 }
 
 /// Standings: points, points per game ± SE, Elo-style ratings and the cross table.
@@ -132,7 +133,7 @@ struct ChangeArgs {
     /// The new player.
     player: String,
     #[command(flatten)]
-    data: DataArgs,
+    data: BearoffArgs,
 }
 
 /// Write the finished games as game records, one money session per pairing (the
@@ -157,7 +158,7 @@ struct ExportArgs {
     #[arg(long)]
     quiet: bool,
     #[command(flatten)]
-    data: DataArgs,
+    data: BearoffArgs,
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
@@ -172,9 +173,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
 }
 
 /// Checks that a player description loads.
-fn check_player(spec: &str, data: &DataArgs) -> Result<()> {
+fn check_player(spec: &str, data: &BearoffArgs) -> Result<()> {
     let mut dbs = None;
-    player::from_spec(spec, &data.paths(), &mut dbs).with_context(|| format!("player '{spec}'"))?;
+    player::from_spec(spec, &data_paths(data), &mut dbs).with_context(|| format!("player '{spec}'"))?;
     Ok(())
 }
 
@@ -207,16 +208,16 @@ fn play(a: RunArgs) -> Result<ExitCode> {
     let store = Store::new(&a.file);
     let t = store.read()?;
     let opts = RunOptions {
-        workers: super::threads(a.workers).context("--workers")?,
+        workers: thread_count(a.workers).context("--workers")?,
         sync: a.sync.as_deref().map(str::parse::<Sync>).transpose()?,
         batch: a.batch,
         stale_after_s: a.stale_after,
         max_games: a.max_games,
         no_wait: a.no_wait,
-        data: a.data.paths(),
+        data: data_paths(&a.data),
         ..RunOptions::default()
     };
-    let bar = super::progress(t.games_total(), a.quiet, "games");
+    let bar = progress_bar(t.games_total(), "games", a.quiet);
     bar.set_position(t.games_played());
     let report = worker::run(&store, &opts, &|done, total| {
         bar.set_length(total);
@@ -288,15 +289,15 @@ fn export_records(a: ExportArgs) -> Result<ExitCode> {
     }
     let store = Store::new(&a.file);
     let t = store.read()?;
-    let threads = super::threads(a.threads)?;
-    let bar = super::progress(t.games_played(), a.quiet, "games replayed");
+    let threads = thread_count(a.threads)?;
+    let bar = progress_bar(t.games_played(), "games replayed", a.quiet);
     let source = a
         .file
         .file_name()
         .map_or(String::new(), |n| n.to_string_lossy().into_owned());
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
     let sessions =
-        pool.install(|| export::sessions(&t, &source, &a.data.paths(), &|n| bar.set_position(n)))?;
+        pool.install(|| export::sessions(&t, &source, &data_paths(&a.data), &|n| bar.set_position(n)))?;
     bar.finish_and_clear();
     let opts = ExportOptions {
         sgf_dir: a.sgf,

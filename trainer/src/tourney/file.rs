@@ -47,8 +47,9 @@ pub fn parse(text: &str, path: &Path) -> Result<Tournament, TrainerError> {
     Ok(t)
 }
 
-/// An I/O error on `path` as one message (through anyhow's chain, the trainer's `Io`
-/// variant would show the system error twice).
+/// An I/O error on `path` as one message (the trainer's `Io` variant prints the system
+/// error and also gives it as its source, so a printer of error chains would show it
+/// twice).
 pub fn io_error(path: &Path, e: std::io::Error) -> TrainerError {
     TrainerError::Invalid(format!("{}: {e}", path.display()))
 }

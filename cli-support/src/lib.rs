@@ -1,0 +1,32 @@
+/*!
+The command-line pieces that bgkit's binaries (`evaluator`, `gen-bearoff`, `datasets`,
+`trainer`) share, so that one flag means one thing in every tool: the engine options
+(`--weights`, `--bearoff-os`, `--bearoff-ts`, `--no-bearoff`), the job options
+(`--threads`, `--fresh`, `--quiet`), progress bars and notes on stderr, worker
+threads, and the exit status with its one-line error message.
+
+# Design
+
+This crate depends on no bgkit crate, and no bgkit library depends on it. The
+libraries (`evaluator`, `gen-bearoff`, `datasets`, `trainer`) compile without clap,
+anyhow or indicatif (their `cli` feature, on by default, adds the binary); each
+exposes plain settings types (for example `evaluator::engine::EngineOptions`,
+`datasets::job::RolloutJob`) and a progress trait where a job is long. A binary
+parses its arguments with the structs here, fills the library's settings from them,
+calls the library, and reports the result with [`exit_status`].
+
+The other way round (this crate building an `Evaluator` from its arguments) would make
+it depend on the evaluator library while the evaluator's own binary depends on it:
+cargo forbids that cycle within one package. Plain values cross the boundary instead.
+*/
+#![deny(missing_docs)]
+
+pub mod args;
+pub mod progress;
+pub mod status;
+pub mod threads;
+
+pub use args::{BearoffArgs, EngineArgs, JobArgs};
+pub use progress::{note, phase_bar, progress_bar};
+pub use status::exit_status;
+pub use threads::{global_threads, thread_count, thread_pool};
