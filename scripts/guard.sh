@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The bits a refactoring must keep: prints one line per guarded output (bench
 # signatures per kernel, rollout md5s, database md5s, TD net md5, duel result), for the
-# release binaries in BIN (default: target/release). Run it before and after a change
+# release binaries in BIN (default: $BGKIT_BIN, else target/release). Run it before and after a change
 # (e.g. with a worktree of the old commit) and diff the two outputs.
 #
 #   scripts/guard.sh [BIN] > guard.txt
@@ -9,7 +9,7 @@
 # Needs gnubg's weights and databases (Debian's gnubg, gnubg-data). About 2 minutes on
 # 2 cores. Scratch files go to a temporary directory that is removed at the end.
 set -euo pipefail
-bin=$(cd "${1:-target/release}" && pwd)
+bin=$(cd "${1:-${BGKIT_BIN:-target/release}}" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"

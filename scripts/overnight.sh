@@ -14,7 +14,8 @@
 # below (--quick: minutes; default: a night on 2 cores) and can be overridden with
 # environment variables of the same names (e.g. TD_MINUTES=60). --td-only: no
 # supervised rounds; TD self-play for the whole night (8 hours unless TD_MINUTES).
-# Needs cargo and python3; gnubg's weights are used when installed.
+# Needs cargo and python3 (or BGKIT_BIN=DIR: use the bgkit binaries in DIR, no build);
+# gnubg's weights are used when installed.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -35,7 +36,7 @@ while [ $# -gt 0 ]; do
     --threads) need "$@"; threads=$2; shift ;;
     --rollout-weights) need "$@"; rollout_weights=$2; shift ;;
     --fresh) fresh=1 ;;
-    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "overnight.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -114,13 +115,22 @@ step() {
 log "overnight.sh $([ "$quick" = 1 ] && echo --quick) in $dir: TD for $TD_MINUTES minutes at most, rounds $ROUNDS, rollouts by $rollout_weights weights"
 
 # --- 0. Build --------------------------------------------------------------------------
-export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$root/target}
-bin="$CARGO_TARGET_DIR/release"
-build() { cargo build --release -p gen-bearoff -p evaluator -p datasets -p trainer --manifest-path "$root/Cargo.toml"; }
-log "start build"
-t0=$SECONDS
-build >>"$dir/logs/build.log" 2>&1 || { log "FAIL  build: see $dir/logs/build.log"; exit 2; }
-log "done  build ($((SECONDS - t0)) s)"
+# BGKIT_BIN=DIR uses the binaries in DIR instead of building them.
+if [ -n "${BGKIT_BIN:-}" ]; then
+  bin=$(cd "$BGKIT_BIN" && pwd)
+  for tool in gen-bearoff evaluator datasets trainer; do
+    [ -x "$bin/$tool" ] || { log "FAIL  BGKIT_BIN=$BGKIT_BIN has no $tool binary"; exit 2; }
+  done
+  log "using the binaries in $bin (BGKIT_BIN)"
+else
+  export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$root/target}
+  bin="$CARGO_TARGET_DIR/release"
+  build() { cargo build --release -p gen-bearoff -p evaluator -p datasets -p trainer --manifest-path "$root/Cargo.toml"; }
+  log "start build"
+  t0=$SECONDS
+  build >>"$dir/logs/build.log" 2>&1 || { log "FAIL  build: see $dir/logs/build.log"; exit 2; }
+  log "done  build ($((SECONDS - t0)) s)"
+fi
 
 # --- 1. Bearoff databases ----------------------------------------------------------------
 os="$dir/data/gnubg_os0.bd"

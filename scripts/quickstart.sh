@@ -2,12 +2,21 @@
 # The main job on small built-in defaults: build gnubg's standard bearoff databases
 # (one-sided 6x15, two-sided 6x6) into bgkit-data/, check them, and evaluate a few
 # positions with them (using gnubg's weights when they are installed).
+# BGKIT_BIN=DIR: use the bgkit binaries in DIR (no build).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 data=${BGKIT_DATA:-$PWD/bgkit-data}
 mkdir -p "$data"
-cargo build --release -q -p gen-bearoff -p evaluator --manifest-path "$root/Cargo.toml"
-bin="${CARGO_TARGET_DIR:-$root/target}/release"
+# BGKIT_BIN=DIR uses the binaries in DIR instead of building them.
+if [ -n "${BGKIT_BIN:-}" ]; then
+  bin=$BGKIT_BIN
+  for tool in gen-bearoff evaluator; do
+    [ -x "$bin/$tool" ] || { echo "quickstart.sh: BGKIT_BIN=$bin has no $tool binary" >&2; exit 2; }
+  done
+else
+  cargo build --release -q -p gen-bearoff -p evaluator --manifest-path "$root/Cargo.toml"
+  bin="${CARGO_TARGET_DIR:-$root/target}/release"
+fi
 "$bin/gen-bearoff" one-sided --points 6 -o "$data/gnubg_os0.bd"
 "$bin/gen-bearoff" two-sided --points 6 --checkers 6 -o "$data/gnubg_ts0.bd"
 "$bin/gen-bearoff" verify --quiet "$data/gnubg_os0.bd"
