@@ -125,51 +125,100 @@ pub(crate) fn font_available() -> bool {
     })
 }
 
+/// gnubg 0-ply's level against pubeval: +0.63 ppg (compgammon, 40,000 games; bgkit's
+/// own 2,000-game duel agrees, see the gnubg oracle tests).
+pub const GNUBG_0PLY_VS_PUBEVAL: f64 = 0.63;
+
+/// The ppg axis of the chart: from the rows' lowest to highest value (± 1 SE), the
+/// reference levels (pubeval 0, gnubg 0-ply) included, padded, and clipped below at
+/// −1 when only the untrained start lies further down (an untrained net loses about 2
+/// ppg and would squeeze the curve that matters into a line). Returns the range and
+/// whether a point was clipped.
+pub fn ppg_axis(rows: &[CurveRow]) -> ((f64, f64), bool) {
+    let low = |r: &CurveRow| r.ppg - r.se;
+    let high = |r: &CurveRow| r.ppg + r.se;
+    let later: Vec<&CurveRow> = rows.iter().filter(|r| r.games > 0).collect();
+    let lo_later = later.iter().map(|r| low(r)).fold(0.0f64, f64::min);
+    let lo_all = rows.iter().map(low).fold(0.0f64, f64::min);
+    let hi = rows.iter().map(high).fold(GNUBG_0PLY_VS_PUBEVAL, f64::max);
+    let clip = later.len() >= 2 && lo_all < lo_later.min(-1.0);
+    let lo = if clip { lo_later.min(-1.0) } else { lo_all };
+    let pad = (hi - lo) * 0.05;
+    ((lo - pad, hi + pad), clip)
+}
+
 /// Draws ppg against pubeval (± 1 SE) over games trained as a PNG, written through a
-/// temporary file. Without a usable system font the chart has no text.
+/// temporary file, with pubeval's and gnubg 0-ply's levels as reference lines (see
+/// [`ppg_axis`] for the axis). Without a usable system font the chart has no text.
 pub fn plot(path: &Path, rows: &[CurveRow]) -> Result<(), TrainerError> {
     draw_png(path, |root| {
         let err = |e: String| e;
         root.fill(&WHITE).map_err(|e| err(e.to_string()))?;
         let max_games = rows.iter().map(|r| r.games).max().unwrap_or(1).max(1) as f64;
-        let lo = rows.iter().map(|r| r.ppg - r.se).fold(-0.5f64, f64::min).floor();
-        let hi = rows.iter().map(|r| r.ppg + r.se).fold(0.5f64, f64::max).ceil();
+        let ((lo, hi), clipped) = ppg_axis(rows);
         let text = font_available();
         let mut builder = ChartBuilder::on(&root);
         builder.margin(20);
         if text {
+            let caption = if clipped {
+                "ppg vs pubeval (duplicate dice, ± 1 SE; the untrained start, below, left out)"
+            } else {
+                "ppg vs pubeval (duplicate dice, ± 1 SE)"
+            };
             builder
-                .caption("ppg vs pubeval (duplicate dice, ± 1 SE)", ("sans-serif", 22))
+                .caption(caption, ("sans-serif", 22))
                 .x_label_area_size(45)
                 .y_label_area_size(60);
         }
+        let x_end = max_games * 1.02;
         let mut chart = builder
-            .build_cartesian_2d(0f64..max_games * 1.02, lo..hi)
+            .build_cartesian_2d(0f64..x_end, lo..hi)
             .map_err(|e| err(e.to_string()))?;
         let mut mesh = chart.configure_mesh();
         if text {
-            mesh.x_desc("games trained").y_desc("ppg");
+            mesh.x_desc("games trained")
+                .y_desc("ppg")
+                .x_label_formatter(&|x| format!("{}", x.round() as u64))
+                .y_label_formatter(&|y| {
+                    if y.abs() < 0.005 {
+                        "0".into()
+                    } else {
+                        format!("{y:+.2}")
+                    }
+                });
         } else {
             mesh.x_labels(0).y_labels(0);
         }
         mesh.draw().map_err(|e| err(e.to_string()))?;
-        chart
+        for (level, name, color) in [
+            (0.0, "pubeval", BLACK.mix(0.9)),
+            (GNUBG_0PLY_VS_PUBEVAL, "gnubg 0-ply (+0.63)", GREEN.mix(0.8)),
+        ] {
+            let s = chart
+                .draw_series(LineSeries::new([(0.0, level), (x_end, level)], color))
+                .map_err(|e| err(e.to_string()))?;
+            if text {
+                s.label(name)
+                    .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], color));
+            }
+        }
+        // Points below the axis are left out (the clipped start), not drawn outside.
+        let shown = |r: &&CurveRow| r.ppg >= lo;
+        let s = chart
             .draw_series(LineSeries::new(
-                [(0.0, 0.0), (max_games * 1.02, 0.0)],
-                BLACK.mix(0.4),
-            ))
-            .map_err(|e| err(e.to_string()))?;
-        chart
-            .draw_series(LineSeries::new(
-                rows.iter().map(|r| (r.games as f64, r.ppg)),
+                rows.iter().filter(shown).map(|r| (r.games as f64, r.ppg)),
                 BLUE,
             ))
             .map_err(|e| err(e.to_string()))?;
+        if text {
+            s.label("this net")
+                .legend(|(x, y)| PathElement::new([(x, y), (x + 20, y)], BLUE));
+        }
         chart
-            .draw_series(rows.iter().map(|r| {
+            .draw_series(rows.iter().filter(shown).map(|r| {
                 ErrorBar::new_vertical(
                     r.games as f64,
-                    r.ppg - r.se,
+                    (r.ppg - r.se).max(lo),
                     r.ppg,
                     r.ppg + r.se,
                     BLUE.filled(),
@@ -177,6 +226,16 @@ pub fn plot(path: &Path, rows: &[CurveRow]) -> Result<(), TrainerError> {
                 )
             }))
             .map_err(|e| err(e.to_string()))?;
+        if text {
+            // The curve rises to the right: the lower right is clear of it.
+            chart
+                .configure_series_labels()
+                .position(SeriesLabelPosition::LowerRight)
+                .background_style(WHITE.mix(0.9))
+                .border_style(BLACK)
+                .draw()
+                .map_err(|e| err(e.to_string()))?;
+        }
         root.present().map_err(|e| err(e.to_string()))?;
         Ok(())
     })
@@ -219,5 +278,22 @@ mod tests {
         let bytes = std::fs::read(&png).unwrap();
         assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn the_untrained_start_does_not_squeeze_the_ppg_axis() {
+        // An untrained net at −2.4 ppg, then a curve between −0.6 and +0.3.
+        let rows = [row(0, -2.4), row(1000, -0.6), row(2000, -0.1), row(3000, 0.3)];
+        let ((lo, hi), clipped) = ppg_axis(&rows);
+        assert!(clipped);
+        // Clipped at −1 (the later points reach −0.65), padded by 5 % of the span.
+        assert!(lo < -1.0 && lo > -1.2, "{lo}");
+        // gnubg's level is always on the chart.
+        assert!(hi > GNUBG_0PLY_VS_PUBEVAL, "{hi}");
+        // Every later point stays on the axis; a lone start point is not clipped.
+        let low = [row(0, -2.4), row(1000, -2.0), row(2000, -1.5)];
+        assert!(!ppg_axis(&low).1 || ppg_axis(&low).0 .0 < -2.05);
+        assert!(!ppg_axis(&[row(0, -2.4)]).1);
+        assert!(ppg_axis(&[row(0, -2.4)]).0 .0 < -2.45);
     }
 }

@@ -76,32 +76,60 @@ pub fn read_csv(path: &Path) -> Result<Vec<EpochRow>, TrainerError> {
     crate::curve::read_rows(path)
 }
 
-/// Draws training and validation MSE per epoch, through a temporary file.
-pub fn plot(path: &Path, rows: &[EpochRow], title: &str) -> Result<(), TrainerError> {
+/// An epoch axis label: epochs are whole numbers, no labels between them.
+fn whole_epoch(x: &f64) -> String {
+    let r = x.round();
+    if (x - r).abs() < 1e-9 && r >= 0.0 {
+        format!("{}", r as u32)
+    } else {
+        String::new()
+    }
+}
+
+/// The MSE axis of the chart: the rows' values, padded; when the starting net (epoch
+/// 0) is more than twice as far off as anything after it, the axis ends above the
+/// later epochs and the start is left out (it would squeeze the curve that matters
+/// into a line). Returns the range and whether the start was clipped.
+pub fn mse_axis(rows: &[EpochRow]) -> ((f64, f64), bool) {
+    let values = |rs: &mut dyn Iterator<Item = &EpochRow>| -> Vec<f64> {
+        rs.flat_map(|r| [Some(r.train_mse), r.val_mse])
+            .flatten()
+            .filter(|v| *v > 0.0 && v.is_finite())
+            .collect()
+    };
+    let all = values(&mut rows.iter());
+    let later = values(&mut rows.iter().filter(|r| r.epoch > 0));
+    let max = |v: &[f64]| v.iter().copied().fold(0.0, f64::max);
+    let clip = later.len() >= 2 && max(&all) > 2.0 * max(&later);
+    let shown = if clip { &later } else { &all };
+    if shown.is_empty() {
+        return ((0.0, 1.0), false);
+    }
+    let lo = shown.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = max(shown);
+    let pad = (hi - lo).max(hi * 0.05) * 0.1;
+    (((lo - pad).max(0.0), hi + pad), clip)
+}
+
+/// Draws training and validation MSE per epoch, through a temporary file, with the
+/// epoch of the saved net (`saved`: the best so far) marked by a vertical line.
+pub fn plot(path: &Path, rows: &[EpochRow], title: &str, saved: Option<u32>) -> Result<(), TrainerError> {
     draw_png(path, |root| {
         let err = |e: String| e;
         root.fill(&WHITE).map_err(|e| err(e.to_string()))?;
-        let values: Vec<f64> = rows
-            .iter()
-            .flat_map(|r| [Some(r.train_mse), r.val_mse])
-            .flatten()
-            .filter(|v| *v > 0.0 && v.is_finite())
-            .collect();
-        let lo = values.iter().copied().fold(f64::INFINITY, f64::min);
-        let hi = values.iter().copied().fold(0.0, f64::max);
-        let (lo, hi) = if values.is_empty() {
-            (0.0, 1.0)
-        } else {
-            let pad = (hi - lo).max(hi * 0.05) * 0.1;
-            ((lo - pad).max(0.0), hi + pad)
-        };
+        let ((lo, hi), clipped) = mse_axis(rows);
         let max_epoch = rows.iter().map(|r| r.epoch).max().unwrap_or(1).max(1);
         let text = crate::curve::font_available();
         let mut builder = ChartBuilder::on(&root);
         builder.margin(20);
         if text {
+            let caption = if clipped {
+                format!("{title} (the starting net, above, left out)")
+            } else {
+                title.to_string()
+            };
             builder
-                .caption(title, ("sans-serif", 22))
+                .caption(caption, ("sans-serif", 22))
                 .x_label_area_size(45)
                 .y_label_area_size(70);
         }
@@ -112,15 +140,36 @@ pub fn plot(path: &Path, rows: &[EpochRow], title: &str) -> Result<(), TrainerEr
         if text {
             mesh.x_desc("epoch")
                 .y_desc("mean squared error per output")
+                .x_labels(max_epoch as usize + 2)
+                .x_label_formatter(&whole_epoch)
                 .y_label_formatter(&|v| format!("{v:.2e}"));
         } else {
             mesh.x_labels(0).y_labels(0);
         }
         mesh.draw().map_err(|e| err(e.to_string()))?;
-        let train: Vec<(f64, f64)> = rows.iter().map(|r| (f64::from(r.epoch), r.train_mse)).collect();
+        if let Some(e) = saved {
+            let x = f64::from(e);
+            let s = chart
+                .draw_series(LineSeries::new(
+                    [(x, lo), (x, hi)],
+                    GREEN.mix(0.8).stroke_width(2),
+                ))
+                .map_err(|e| err(e.to_string()))?;
+            if text {
+                s.label(format!("saved net (epoch {e})"))
+                    .legend(|(x, y)| PathElement::new([(x, y), (x + 20, y)], GREEN.mix(0.8)));
+            }
+        }
+        // Points above the axis (the clipped start) are left out, not drawn outside.
+        let train: Vec<(f64, f64)> = rows
+            .iter()
+            .map(|r| (f64::from(r.epoch), r.train_mse))
+            .filter(|p| p.1 <= hi)
+            .collect();
         let val: Vec<(f64, f64)> = rows
             .iter()
             .filter_map(|r| r.val_mse.map(|v| (f64::from(r.epoch), v)))
+            .filter(|p| p.1 <= hi)
             .collect();
         let s = chart
             .draw_series(LineSeries::new(train.clone(), BLUE))
@@ -147,7 +196,8 @@ pub fn plot(path: &Path, rows: &[EpochRow], title: &str) -> Result<(), TrainerEr
         if text {
             chart
                 .configure_series_labels()
-                .position(SeriesLabelPosition::UpperRight)
+                // Errors fall to the right: the lower left is clear of them.
+                .position(SeriesLabelPosition::LowerLeft)
                 .background_style(WHITE.mix(0.8))
                 .border_style(BLACK)
                 .draw()
@@ -189,8 +239,23 @@ mod tests {
         write_csv(&csv, &[]).unwrap();
         assert!(read_csv(&csv).unwrap().is_empty());
         let png = dir.join("curve.png");
-        plot(&png, &rows, "test").unwrap();
+        plot(&png, &rows, "test", Some(2)).unwrap();
         assert_eq!(&std::fs::read(&png).unwrap()[..8], b"\x89PNG\r\n\x1a\n");
         let _ = std::fs::remove_dir_all(&dir);
+        // A fresh start far above the training curve is clipped off the axis.
+        let mut start = row(1, Some(0.02));
+        start.epoch = 0;
+        start.train_mse = 0.2;
+        start.val_mse = Some(0.21);
+        let with_start = [start, row(1, Some(0.02)), row(2, Some(0.015))];
+        let ((lo, hi), clipped) = mse_axis(&with_start);
+        assert!(clipped);
+        assert!(hi > 0.02 && hi < 0.03, "{hi}");
+        assert!(lo < 0.005, "{lo}");
+        // A start close to the rest stays on the axis.
+        let mut near = with_start.clone();
+        near[0].train_mse = 0.03;
+        near[0].val_mse = Some(0.03);
+        assert!(!mse_axis(&near).1);
     }
 }

@@ -520,7 +520,8 @@ impl Run {
         curve::write_csv(&self.dir.join("curve.csv"), &self.state.curve)?;
         if !self.state.curve.is_empty() {
             let title = format!("{} net: squared error per output", self.state.settings.class);
-            curve::plot(&self.dir.join("curve.png"), &self.state.curve, &title)?;
+            let saved = Some(self.state.best_epoch);
+            curve::plot(&self.dir.join("curve.png"), &self.state.curve, &title, saved)?;
         }
         Ok(())
     }
