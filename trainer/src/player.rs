@@ -10,8 +10,9 @@ use std::sync::Arc;
 
 use board::{Dice, DiceStream, Move, MoveGen, Position};
 use evaluator::bearoff::BearoffDbs;
+use evaluator::search::{Lookahead, FILTERS_NORMAL};
 use evaluator::weights::Weights;
-use evaluator::Evaluator;
+use evaluator::{Evaluator, NetSource};
 
 use crate::engine::databases_for;
 use crate::error::TrainerError;
@@ -91,10 +92,39 @@ impl Player for RandomPlayer {
     }
 }
 
-/// A trainer model at 0 ply, played by the evaluator (see [`crate::engine`]).
+/// The most plies a player may look ahead (the depth of gnubg's move filters).
+pub const MAX_PLIES: u32 = 4;
+
+/// A move chosen by an evaluator at `plies` plies: 0-ply is [`Evaluator::best_move`];
+/// deeper is gnubg's `FindnSaveBestMoves` with its normal move filters and pruning.
+fn choose_at<N: NetSource>(
+    ev: &Evaluator<N>,
+    plies: u32,
+    ctx: &mut PlayContext,
+    pos: &Position,
+    dice: Dice,
+) -> Result<Option<Move>, TrainerError> {
+    let best = if plies == 0 {
+        ev.best_move(&mut ctx.gen, pos, dice)?
+    } else {
+        ev.best_move_plied(
+            &mut ctx.gen,
+            pos,
+            dice,
+            plies,
+            &FILTERS_NORMAL,
+            Lookahead::default(),
+        )?
+    };
+    Ok(best.map(|(m, _)| m))
+}
+
+/// A trainer model, played by the evaluator (see [`crate::engine`]) at 0 ply or, with
+/// [`NetPlayer::with_plies`], deeper.
 pub struct NetPlayer {
     name: String,
     engine: Evaluator<Model>,
+    plies: u32,
 }
 
 impl NetPlayer {
@@ -105,7 +135,14 @@ impl NetPlayer {
         NetPlayer {
             name: name.into(),
             engine: Evaluator::with_nets(model, dbs).with_laid_out_outputs(),
+            plies: 0,
         }
+    }
+
+    /// The same player choosing its moves `plies` deep (at most [`MAX_PLIES`]).
+    pub fn with_plies(mut self, plies: u32) -> NetPlayer {
+        self.plies = plies.min(MAX_PLIES);
+        self
     }
 
     /// The model.
@@ -125,23 +162,32 @@ impl Player for NetPlayer {
         pos: &Position,
         dice: Dice,
     ) -> Result<Option<Move>, TrainerError> {
-        Ok(self.engine.best_move(&mut ctx.gen, pos, dice)?.map(|(m, _)| m))
+        choose_at(&self.engine, self.plies, ctx, pos, dice)
     }
 }
 
-/// gnubg's nets and bearoff databases at 0 ply, through bgkit's gnubg-exact evaluator.
+/// gnubg's nets and bearoff databases through bgkit's gnubg-exact evaluator, at 0 ply
+/// or, with [`GnubgPlayer::with_plies`], deeper (gnubg's normal move filters).
 pub struct GnubgPlayer {
     name: String,
     evaluator: Evaluator,
+    plies: u32,
 }
 
 impl GnubgPlayer {
-    /// A player for an evaluator.
+    /// A 0-ply player for an evaluator.
     pub fn new(name: impl Into<String>, evaluator: Evaluator) -> GnubgPlayer {
         GnubgPlayer {
             name: name.into(),
             evaluator,
+            plies: 0,
         }
+    }
+
+    /// The same player choosing its moves `plies` deep (at most [`MAX_PLIES`]).
+    pub fn with_plies(mut self, plies: u32) -> GnubgPlayer {
+        self.plies = plies.min(MAX_PLIES);
+        self
     }
 }
 
@@ -156,7 +202,7 @@ impl Player for GnubgPlayer {
         pos: &Position,
         dice: Dice,
     ) -> Result<Option<Move>, TrainerError> {
-        Ok(self.evaluator.best_move(&mut ctx.gen, pos, dice)?.map(|(m, _)| m))
+        choose_at(&self.evaluator, self.plies, ctx, pos, dice)
     }
 }
 
@@ -199,26 +245,55 @@ impl DataPaths {
 /// * any other text: a weights file written by `trainer td` (its `.json` sidecar must
 ///   sit beside it), or, without a sidecar, a gnubg weights file as with `gnubg:`.
 ///
+/// A net player (`gnubg:…` or a weights file) may end in `@N`: it then chooses its
+/// moves N plies deep (0 to [`MAX_PLIES`]; gnubg's normal move filters and pruning),
+/// e.g. `gnubg:@2`, gnubg's usual yardstick. `NAME=DESCRIPTION` names the player
+/// (a name holds no `/` or `:`); otherwise its name is the description as given.
+///
 /// `dbs` opens the bearoff databases on first need (they are shared between players).
 pub fn from_spec(
     spec: &str,
     paths: &DataPaths,
     dbs: &mut Option<Arc<BearoffDbs>>,
 ) -> Result<Box<dyn Player>, TrainerError> {
+    let (name, spec) = crate::tourney::participant_arg(spec);
+    let (base, plies) = split_plies(&spec)?;
+    let name = name.unwrap_or_else(|| match (base, plies) {
+        ("gnubg:", None) => "gnubg".into(),
+        ("gnubg:", Some(n)) => format!("gnubg@{n}"),
+        _ => spec.clone(),
+    });
+    let spec = base;
     let mut shared = || -> Result<Arc<BearoffDbs>, TrainerError> {
         if dbs.is_none() {
             *dbs = Some(Arc::new(paths.open()?));
         }
         Ok(dbs.clone().expect("opened just above"))
     };
-    match spec {
-        "pubeval" => return Ok(Box::new(Pubeval)),
-        "random" => return Ok(Box::new(RandomPlayer)),
-        "" => return Err(TrainerError::Invalid("empty player description".into())),
+    let named = |inner: Box<dyn Player>| -> Box<dyn Player> {
+        if inner.name() == name {
+            inner
+        } else {
+            Box::new(Named {
+                name: name.clone(),
+                inner,
+            })
+        }
+    };
+    match (spec, plies) {
+        ("pubeval", None) => return Ok(named(Box::new(Pubeval))),
+        ("random", None) => return Ok(named(Box::new(RandomPlayer))),
+        ("pubeval" | "random", Some(_)) => {
+            return Err(TrainerError::Invalid(format!(
+                "player '{spec}' has no lookahead (@N is for gnubg:PATH and weights files)"
+            )))
+        }
+        ("", _) => return Err(TrainerError::Invalid("empty player description".into())),
         _ => {}
     }
+    let plies = plies.unwrap_or(0);
     if let Some(path) = spec.strip_prefix("gnubg:") {
-        return gnubg_player(spec, path, paths);
+        return Ok(Box::new(gnubg_player(name, path, paths)?.with_plies(plies)));
     }
     let path = Path::new(spec);
     if !path.exists() {
@@ -233,15 +308,50 @@ pub fn from_spec(
         } else {
             Arc::new(BearoffDbs::default())
         };
-        let name = path
-            .file_stem()
-            .map_or(spec.to_string(), |s| s.to_string_lossy().into_owned());
-        return Ok(Box::new(NetPlayer::new(name, m, dbs)));
+        return Ok(Box::new(NetPlayer::new(name, m, dbs).with_plies(plies)));
     }
-    gnubg_player(spec, spec, paths)
+    Ok(Box::new(gnubg_player(name, spec, paths)?.with_plies(plies)))
 }
 
-fn gnubg_player(spec: &str, path: &str, paths: &DataPaths) -> Result<Box<dyn Player>, TrainerError> {
+/// A player under another name.
+struct Named {
+    name: String,
+    inner: Box<dyn Player>,
+}
+
+impl Player for Named {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn choose(
+        &self,
+        ctx: &mut PlayContext,
+        pos: &Position,
+        dice: Dice,
+    ) -> Result<Option<Move>, TrainerError> {
+        self.inner.choose(ctx, pos, dice)
+    }
+}
+
+/// A description without its `@N` lookahead suffix, and N. A description that is an
+/// existing file keeps an `@` that is part of its name.
+fn split_plies(spec: &str) -> Result<(&str, Option<u32>), TrainerError> {
+    let Some((base, n)) = spec.rsplit_once('@') else {
+        return Ok((spec, None));
+    };
+    if Path::new(spec).exists() || n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) {
+        return Ok((spec, None));
+    }
+    match n.parse::<u32>() {
+        Ok(p) if p <= MAX_PLIES => Ok((base, Some(p))),
+        _ => Err(TrainerError::Invalid(format!(
+            "player '{spec}': lookahead @{n} is out of range (0 to {MAX_PLIES} plies)"
+        ))),
+    }
+}
+
+fn gnubg_player(name: String, path: &str, paths: &DataPaths) -> Result<GnubgPlayer, TrainerError> {
     use evaluator::datadir;
     let explicit = (!path.is_empty()).then(|| Path::new(path));
     let wpath = datadir::locate(
@@ -253,10 +363,5 @@ fn gnubg_player(spec: &str, path: &str, paths: &DataPaths) -> Result<Box<dyn Pla
     .map_err(TrainerError::Invalid)?;
     let weights = Weights::load(&wpath)?;
     let ev = Evaluator::new(weights, paths.open()?);
-    let name = if path.is_empty() {
-        "gnubg".to_string()
-    } else {
-        spec.to_string()
-    };
-    Ok(Box::new(GnubgPlayer::new(name, ev)))
+    Ok(GnubgPlayer::new(name, ev))
 }

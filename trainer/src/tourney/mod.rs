@@ -54,15 +54,20 @@ pub fn participant_arg(arg: &str) -> (Option<String>, String) {
     (None, arg.to_string())
 }
 
-/// The name a player description gets when none is given.
+/// The name a player description gets when none is given (a lookahead suffix `@N`
+/// is kept: `gnubg:@2` is `gnubg@2`).
 pub fn default_name(spec: &str) -> String {
-    let path = spec.strip_prefix("gnubg:").unwrap_or(spec);
+    let (base, plies) = match spec.rsplit_once('@') {
+        Some((b, n)) if !n.is_empty() && n.bytes().all(|c| c.is_ascii_digit()) => (b, format!("@{n}")),
+        _ => (spec, String::new()),
+    };
+    let path = base.strip_prefix("gnubg:").unwrap_or(base);
     if path.is_empty() {
-        return "gnubg".into();
+        return format!("gnubg{plies}");
     }
     std::path::Path::new(path)
         .file_stem()
-        .map_or_else(|| spec.to_string(), |s| s.to_string_lossy().into_owned())
+        .map_or_else(|| spec.to_string(), |s| format!("{}{plies}", s.to_string_lossy()))
 }
 
 /// Participants from command-line arguments, with unique names (a repeated default
