@@ -22,7 +22,10 @@ pub struct Run {
 }
 
 fn full() -> std::fs::File {
-    std::fs::OpenOptions::new().write(true).open("/dev/full").expect("/dev/full")
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full")
 }
 
 fn finish(what: &str, args: &[&str], o: Output) -> Run {
@@ -58,8 +61,17 @@ pub fn stdout_closed(bin: &str, args: &[&str]) -> Run {
         code: status.code(),
         stderr: err,
     };
-    assert_ne!(run.code, Some(101), "closed stdout: {args:?} panicked: {}", run.stderr);
-    assert!(run.code.is_some(), "closed stdout: {args:?} was killed: {}", run.stderr);
+    assert_ne!(
+        run.code,
+        Some(101),
+        "closed stdout: {args:?} panicked: {}",
+        run.stderr
+    );
+    assert!(
+        run.code.is_some(),
+        "closed stdout: {args:?} was killed: {}",
+        run.stderr
+    );
     run
 }
 
@@ -89,8 +101,18 @@ pub fn assert_error(tool: &str, r: &Run, needle: &str, args: &[&str]) {
         "{args:?}: wanted `{prefix}…{needle}…`, got {}",
         r.stderr
     );
-    assert_eq!(r.stderr.matches(&prefix).count(), 1, "{args:?}: printed once: {}", r.stderr);
-    assert_eq!(r.stderr.trim_end().lines().count(), 1, "{args:?}: one line: {}", r.stderr);
+    assert_eq!(
+        r.stderr.matches(&prefix).count(),
+        1,
+        "{args:?}: printed once: {}",
+        r.stderr
+    );
+    assert_eq!(
+        r.stderr.trim_end().lines().count(),
+        1,
+        "{args:?}: one line: {}",
+        r.stderr
+    );
 }
 
 /// stdout to /dev/full: the command fails with one `tool: cannot write to standard
@@ -105,7 +127,11 @@ pub fn case_stdout_full(tool: &str, bin: &str, args: &[&str]) {
 pub fn case_stdout_closed(bin: &str, args: &[&str], ok: i32) {
     let r = stdout_closed(bin, args);
     assert_eq!(r.code, Some(ok), "closed stdout: {args:?}: {}", r.stderr);
-    assert!(!r.stderr.contains("Broken pipe"), "closed stdout: {args:?}: {}", r.stderr);
+    assert!(
+        !r.stderr.contains("Broken pipe"),
+        "closed stdout: {args:?}: {}",
+        r.stderr
+    );
 }
 
 /// stderr to /dev/full: the job still finishes (status `ok`) and writes `output`, if
@@ -114,7 +140,11 @@ pub fn case_stderr_full(bin: &str, args: &[&str], ok: i32, output: Option<&Path>
     let r = stderr_full(bin, args);
     assert_eq!(r.code, Some(ok), "stderr to /dev/full: {args:?}");
     if let Some(out) = output {
-        assert!(out.exists(), "stderr to /dev/full: {args:?} wrote no {}", out.display());
+        assert!(
+            out.exists(),
+            "stderr to /dev/full: {args:?} wrote no {}",
+            out.display()
+        );
     }
 }
 
