@@ -23,6 +23,28 @@ pub struct EngineArgs {
     pub no_bearoff: bool,
 }
 
+impl EngineArgs {
+    /// The files given on the command line (inputs an output must not replace).
+    pub fn paths(&self) -> Vec<&std::path::Path> {
+        [&self.weights, &self.bearoff_os, &self.bearoff_ts]
+            .into_iter()
+            .flatten()
+            .map(PathBuf::as_path)
+            .collect()
+    }
+}
+
+impl BearoffArgs {
+    /// The files given on the command line (inputs an output must not replace).
+    pub fn paths(&self) -> Vec<&std::path::Path> {
+        [&self.bearoff_os, &self.bearoff_ts]
+            .into_iter()
+            .flatten()
+            .map(PathBuf::as_path)
+            .collect()
+    }
+}
+
 /// Where the bearoff databases are, for commands that take no weights of their own
 /// (the same flags and defaults as in [`EngineArgs`]).
 #[derive(clap::Args, Clone, Debug)]
@@ -49,4 +71,8 @@ pub struct JobArgs {
     /// No progress bar or summary.
     #[arg(long)]
     pub quiet: bool,
+    /// Replace an existing output file (an output is never allowed to replace an
+    /// input). An interrupted run's partial results are resumed without it.
+    #[arg(long)]
+    pub force: bool,
 }

@@ -3,7 +3,10 @@ The command-line pieces that bgkit's binaries (`evaluator`, `gen-bearoff`, `data
 `trainer`) share, so that one flag means one thing in every tool: the engine options
 (`--weights`, `--bearoff-os`, `--bearoff-ts`, `--no-bearoff`), the job options
 (`--threads`, `--fresh`, `--quiet`), progress bars and notes on stderr, worker
-threads, and the exit status with its one-line error message.
+threads, the exit status with its one-line error message, the rule for outputs
+([`outputs`]: an existing output needs `--force`, an output never replaces an input),
+and writes to stdout and stderr that never panic ([`stream`]: a closed stdout ends
+the command quietly with status 0, a failed stderr is ignored).
 
 # Design
 
@@ -22,11 +25,14 @@ cargo forbids that cycle within one package. Plain values cross the boundary ins
 #![deny(missing_docs)]
 
 pub mod args;
+pub mod outputs;
 pub mod progress;
 pub mod status;
+pub mod stream;
 pub mod threads;
 
 pub use args::{BearoffArgs, EngineArgs, JobArgs};
 pub use progress::{note, phase_bar, progress_bar};
 pub use status::exit_status;
+pub use stream::{stdout, Stdout};
 pub use threads::{global_threads, thread_count, thread_pool};

@@ -37,9 +37,10 @@ pub fn phase_bar(total: u64, what: &str, quiet: bool) -> ProgressBar {
     b
 }
 
-/// Prints an informational line on stderr unless quiet.
+/// Prints an informational line on stderr unless quiet (best-effort: a closed or full
+/// stderr is ignored, so it never stops a job).
 pub fn note(quiet: bool, text: &str) {
     if !quiet {
-        eprintln!("{text}");
+        crate::errln!("{text}");
     }
 }

@@ -8,7 +8,10 @@ use anyhow::Result;
 
 /// The exit status of a bgkit command from its result: the command's own status, or
 /// for an error its message (with causes) on stderr after `program: ` and status 2.
-/// A closed output pipe (`… | head`) ends the command quietly with success.
+/// A closed output pipe (`… | head`) ends the command quietly with success (status 0,
+/// the convention of `cat`, `seq` and friends run with SIGPIPE ignored: the reader has
+/// what it wanted). The message itself is written best-effort: a failed stderr does not
+/// turn an error into a panic.
 pub fn exit_status(program: &str, result: Result<ExitCode>) -> ExitCode {
     match result {
         Ok(code) => code,
@@ -21,7 +24,7 @@ pub fn exit_status(program: &str, result: Result<ExitCode>) -> ExitCode {
                 return ExitCode::SUCCESS;
             }
             let _ = std::io::stdout().flush();
-            eprintln!("{program}: {}", message(&err));
+            crate::errln!("{program}: {}", message(&err));
             ExitCode::from(2)
         }
     }

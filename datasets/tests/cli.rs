@@ -91,8 +91,8 @@ fn rollouts_are_identical_on_any_thread_count_and_when_sharded() {
     args.extend(parts.iter().map(|p| s(p)));
     ok(&args);
     assert_eq!(std::fs::read(&merged2).unwrap(), one);
-    // Parts out of order are caught.
-    let mut args = vec!["merge", "-o", s(&merged2), "--quiet"];
+    // Parts out of order are caught (--force: merged2.csv exists).
+    let mut args = vec!["merge", "-o", s(&merged2), "--quiet", "--force"];
     args.extend(parts.iter().rev().map(|p| s(p)));
     let out = datasets(&args);
     assert_eq!(out.status.code(), Some(2));

@@ -103,19 +103,38 @@ pub fn process_rows(
             } else {
                 None
             };
-            each(&Row { id, pos, dice }, out)
+            Ok(Row { id, pos, dice })
         });
-        if let Err(e) = result {
-            eprintln!("evaluator: {name}:{line}: {e:#}");
-            errors += 1;
+        // A bad row is reported and skipped; a failed write (a closed or full stdout)
+        // ends the command at once.
+        let result = match result {
+            Ok(row) => each(&row, out).map_err(|e| match e.downcast::<std::io::Error>() {
+                Ok(io) => Stop::Output(io),
+                Err(e) => Stop::Row(e),
+            }),
+            Err(e) => Err(Stop::Row(e)),
+        };
+        match result {
+            Ok(()) => {}
+            Err(Stop::Output(io)) => return Err(io.into()),
+            Err(Stop::Row(e)) => {
+                cli_support::errln!("evaluator: {name}:{line}: {e:#}");
+                errors += 1;
+            }
         }
     }
     out.flush()?;
     if errors > 0 {
-        eprintln!("evaluator: {name}: {errors} bad row(s) skipped");
+        cli_support::errln!("evaluator: {name}: {errors} bad row(s) skipped");
         return Ok(std::process::ExitCode::from(2));
     }
     Ok(std::process::ExitCode::SUCCESS)
+}
+
+/// Why a row was not written: the row itself, or the output.
+enum Stop {
+    Row(anyhow::Error),
+    Output(std::io::Error),
 }
 
 /// Lookahead options shared by `eval` and `best-move`.

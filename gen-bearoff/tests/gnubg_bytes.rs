@@ -161,7 +161,8 @@ fn matches_the_databases_debian_ships() {
         }
         let f = dir.join("x.bd");
         let mut a = args.clone();
-        a.extend(["-o", f.to_str().unwrap(), "-q"]);
+        // --force: the second database replaces the first one's file.
+        a.extend(["-o", f.to_str().unwrap(), "-q", "--force"]);
         run_ok(&a);
         assert!(
             std::fs::read(&f).unwrap() == std::fs::read(shipped).unwrap(),

@@ -75,9 +75,32 @@ fn results_do_not_depend_on_the_number_of_threads() {
     let dir = scratch("hyper-threads");
     for flags in [vec![], vec!["--gnubg-compat"]] {
         let (a, b) = (p(&dir, "a.bd"), p(&dir, "b.bd"));
-        let mut one = vec!["hyper", "-c", "2", "-q", "--no-checkpoint", "-j", "1", "-o", &a];
+        // --force: the second pass of the loop replaces the first one's files.
+        let mut one = vec![
+            "hyper",
+            "-c",
+            "2",
+            "-q",
+            "--no-checkpoint",
+            "--force",
+            "-j",
+            "1",
+            "-o",
+            &a,
+        ];
         one.extend(&flags);
-        let mut three = vec!["hyper", "-c", "2", "-q", "--no-checkpoint", "-j", "3", "-o", &b];
+        let mut three = vec![
+            "hyper",
+            "-c",
+            "2",
+            "-q",
+            "--no-checkpoint",
+            "--force",
+            "-j",
+            "3",
+            "-o",
+            &b,
+        ];
         three.extend(&flags);
         run_ok(&one);
         run_ok(&three);

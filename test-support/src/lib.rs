@@ -2,10 +2,13 @@
 //! only; it depends on no bgkit crate, so any of them can use it): where Debian's gnubg
 //! keeps its programs and files, skipping or failing when they are missing, the
 //! repository's oracle data, scratch directories, md5 sums, directory listings, the CPU
-//! maker, and gnubg's Python interface run as a live oracle.
+//! maker, gnubg's Python interface run as a live oracle, and the CLI table's cases
+//! ([`cli`]).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+pub mod cli;
 
 /// gnubg's weights (binary, 1.00).
 pub const WD: &str = "/usr/lib/gnubg/gnubg.wd";

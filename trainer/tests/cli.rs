@@ -227,7 +227,8 @@ fn td_trains_checkpoints_and_resumes() {
     fails_with(&["td", "--resume", run, "--games", "4"], "already has 12 games");
     let mut again = vec!["td", "--games", "8", "--out", run];
     again.extend(small);
-    fails_with(&again, "already holds a training run");
+    // The output rule: another run's files are refused (without --force).
+    fails_with(&again, "holds another run's files");
     // A damaged checkpoint is reported with its file name.
     std::fs::write(out.join("state.json"), b"{\"format\":").unwrap();
     fails_with(&["td", "--resume", run, "--games", "16"], "state.json");

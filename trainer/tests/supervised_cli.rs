@@ -148,7 +148,7 @@ fn supervised_trains_writes_its_files_and_resumes() {
             run,
             "--quiet",
         ],
-        "already holds a supervised run",
+        "holds another run's files",
     );
     // Text summary.
     let o = trainer(&["supervised", "--resume", run, "--epochs", "3", "--quiet"]);

@@ -87,6 +87,9 @@ fn build(args: BuildArgs) -> Result<ExitCode> {
     if args.trials == 0 {
         bail!("--trials must be at least 1");
     }
+    let mut inputs = args.engine.paths();
+    inputs.push(&args.input);
+    cli_support::outputs::check(&args.output, &inputs, args.job.force)?;
     let threads = thread_count(args.job.threads)?;
     let job = BenchmarkJob {
         engine: engine_files(&args.engine)?,

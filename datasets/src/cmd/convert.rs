@@ -24,12 +24,16 @@ pub struct Args {
     /// Output format (default: from the output's extension).
     #[arg(long, value_enum)]
     to: Option<FormatArg>,
+    /// Replace an existing output file (never one of the inputs).
+    #[arg(long)]
+    force: bool,
     /// No summary line.
     #[arg(long)]
     quiet: bool,
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
+    cli_support::outputs::check(&args.output, &[&args.input], args.force)?;
     let to = Format::for_output(&args.output, args.to.map(Format::from))?;
     let from = match args.from {
         Some(f) => f.into(),

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{bail, Result};
+use anyhow::Result;
 use datasets::format::{self, Format};
 use datasets::merge::{merge_by_input, merge_round_robin};
 
@@ -30,18 +30,21 @@ pub struct Args {
     /// Output format (default: from the output's extension).
     #[arg(long, value_enum)]
     format: Option<FormatArg>,
+    /// Replace an existing output file (never one of the inputs).
+    #[arg(long)]
+    force: bool,
     /// No summary line.
     #[arg(long)]
     quiet: bool,
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
+    let mut inputs: Vec<&std::path::Path> = args.parts.iter().map(PathBuf::as_path).collect();
+    inputs.extend(args.input.as_deref());
+    cli_support::outputs::check(&args.output, &inputs, args.force)?;
     let to = Format::for_output(&args.output, args.format.map(Format::from))?;
     let mut parts = Vec::new();
     for p in &args.parts {
-        if p == &args.output {
-            bail!("the output {} is also one of the parts", p.display());
-        }
         let f = Format::detect(p)?;
         parts.push((p.display().to_string(), format::read(p, f)?));
     }

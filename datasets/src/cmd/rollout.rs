@@ -70,6 +70,9 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
+    let mut inputs = args.engine.paths();
+    inputs.push(&args.input);
+    cli_support::outputs::check(&args.output, &inputs, args.job.force)?;
     let threads = thread_count(args.job.threads)?;
     let job = RolloutJob {
         engine: engine_files(&args.engine)?,

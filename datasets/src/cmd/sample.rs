@@ -69,6 +69,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let classes = parse_classes(&args.classes)
         .map_err(anyhow::Error::msg)
         .context("--classes")?;
+    let mut inputs = args.engine.paths();
+    inputs.extend(args.disagree_weights.as_deref());
+    cli_support::outputs::check(&args.output, &inputs, args.job.force)?;
     let threads = thread_count(args.job.threads)?;
     let job = SampleJob {
         engine: engine_files(&args.engine)?,

@@ -31,8 +31,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         Some(f) => f.into(),
         None => Format::detect(&args.input)?,
     };
-    let out = std::io::stdout();
-    let mut out = out.lock();
+    let mut out = cli_support::stdout();
     if fmt == Format::Csv && !format::csv::has_targets(&args.input)? {
         // A positions file (e.g. from `datasets sample`): counts only.
         let positions = format::csv::read_position_ids(&args.input)?;
@@ -42,11 +41,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 .iter()
                 .map(|(c, n)| json!({"class": c, "count": n}))
                 .collect();
-            serde_json::to_writer_pretty(
-                &mut out,
-                &json!({"all": {"count": positions.len()}, "classes": classes}),
-            )?;
-            writeln!(out)?;
+            let doc = json!({"all": {"count": positions.len()}, "classes": classes});
+            writeln!(out, "{}", serde_json::to_string_pretty(&doc)?)?;
         } else {
             writeln!(
                 out,
@@ -63,8 +59,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let samples = format::read(&args.input, fmt)?;
     let s = summarize(&samples);
     if args.json {
-        serde_json::to_writer_pretty(&mut out, &s)?;
-        writeln!(out)?;
+        writeln!(out, "{}", serde_json::to_string_pretty(&s)?)?;
         return Ok(ExitCode::SUCCESS);
     }
     writeln!(

@@ -64,19 +64,20 @@ pub fn run(args: Args) -> Result<ExitCode> {
         };
         let r = bench::movegen(&corpus, time);
         if args.json {
-            println!("{}", serde_json::to_string(&r)?);
+            cli_support::outln!("{}", serde_json::to_string(&r)?)?;
         } else {
-            println!(
+            cli_support::outln!(
                 "movegen corpus: {} (position, roll) pairs from {label}",
                 r.corpus_size
-            );
-            println!("passes:         {} in {:.2} s", r.passes, r.seconds);
-            println!("positions/s:    {:.0}", r.positions_per_sec);
-            println!("movegens/s:     {:.0}", r.calls_per_sec);
-            println!(
+            )?;
+            cli_support::outln!("passes:         {} in {:.2} s", r.passes, r.seconds)?;
+            cli_support::outln!("positions/s:    {:.0}", r.positions_per_sec)?;
+            cli_support::outln!("movegens/s:     {:.0}", r.calls_per_sec)?;
+            cli_support::outln!(
                 "signature:      {} positions per pass, checksum {}",
-                r.positions_per_pass, r.signature
-            );
+                r.positions_per_pass,
+                r.signature
+            )?;
         }
         return Ok(ExitCode::SUCCESS);
     }
@@ -96,10 +97,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
         time,
     );
     if args.json {
-        println!("{}", serde_json::to_string(&r)?);
+        cli_support::outln!("{}", serde_json::to_string(&r)?)?;
     } else {
-        println!("threads:              {} ({} kernel)", r.threads, r.kernel);
-        println!(
+        cli_support::outln!("threads:              {} ({} kernel)", r.threads, r.kernel)?;
+        cli_support::outln!(
             "static evals/s:       {:.0} ({} {})",
             r.static_evals_per_sec,
             r.static_positions,
@@ -108,13 +109,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
             } else {
                 "contact positions"
             }
-        );
-        println!("  batched (64/call):  {:.0}", r.static_evals_per_sec_batched);
-        println!(
+        )?;
+        cli_support::outln!("  batched (64/call):  {:.0}", r.static_evals_per_sec_batched)?;
+        cli_support::outln!(
             "best moves/s:         {:.0} ({} position/roll pairs)",
-            r.best_moves_per_sec, r.best_move_positions
-        );
-        println!("signature:            {}", r.signature);
+            r.best_moves_per_sec,
+            r.best_move_positions
+        )?;
+        cli_support::outln!("signature:            {}", r.signature)?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -1,6 +1,6 @@
 //! `evaluator best-move`: gnubg's move choice.
 
-use std::io::{self, BufWriter, Write};
+use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -38,8 +38,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let ev = args.search.evaluator(&args.engine)?;
     let (plies, look) = (args.search.plies, args.search.lookahead());
     let mut gen = MoveGen::new();
-    let out = io::stdout();
-    let mut out = BufWriter::new(out.lock());
+    let mut out = BufWriter::new(cli_support::stdout());
     match (&args.input, &args.position_id) {
         (Some(path), None) => {
             let header = "position_id,die1,die2,best_move,best_after_id";

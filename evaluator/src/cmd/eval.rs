@@ -1,6 +1,6 @@
 //! `evaluator eval`: cubeless evaluations (0-ply, or with lookahead).
 
-use std::io::{self, BufWriter, Write};
+use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -33,8 +33,7 @@ pub struct Args {
 pub fn run(args: Args) -> Result<ExitCode> {
     let ev = args.search.evaluator(&args.engine)?;
     let (plies, look) = (args.search.plies, args.search.lookahead());
-    let out = io::stdout();
-    let mut out = BufWriter::new(out.lock());
+    let mut out = BufWriter::new(cli_support::stdout());
     match (&args.input, &args.position_id) {
         (Some(path), None) => super::process_rows(
             path,

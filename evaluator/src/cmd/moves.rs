@@ -1,6 +1,6 @@
 //! `evaluator moves`: every legal move of a position and roll.
 
-use std::io::{self, BufWriter, Write};
+use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -44,8 +44,7 @@ pub enum Style {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let out = io::stdout();
-    let mut out = BufWriter::new(out.lock());
+    let mut out = BufWriter::new(cli_support::stdout());
     match (&args.position_id, &args.input) {
         (Some(id), None) => {
             let pos = super::parse_position(id)?;

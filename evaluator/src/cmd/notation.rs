@@ -41,6 +41,6 @@ pub fn run(args: Args) -> Result<ExitCode> {
     } else {
         format_standard(&steps)
     };
-    println!("{text}");
+    cli_support::outln!("{text}")?;
     Ok(ExitCode::SUCCESS)
 }

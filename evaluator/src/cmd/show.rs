@@ -28,7 +28,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     } else {
         (Position::from_id(text)?, None)
     };
-    print!("{}", board::render(&pos, args.variant));
+    cli_support::out!("{}", board::render(&pos, args.variant))?;
     if let Some(s) = state {
         let length = if s.match_length == 0 {
             "money game".to_string()
@@ -38,7 +38,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         let dice = s
             .dice
             .map_or("not rolled".to_string(), |(a, b)| format!("{a}{b}"));
-        println!(
+        cli_support::outln!(
             " {length}, score {}-{}, cube {} ({:?}), player {} on roll, dice {dice}{}",
             s.score[0],
             s.score[1],
@@ -46,8 +46,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
             s.cube_owner,
             s.on_roll,
             if s.crawford { ", Crawford game" } else { "" }
-        );
-        println!(" Match ID: {}", s.match_id()?);
+        )?;
+        cli_support::outln!(" Match ID: {}", s.match_id()?)?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -35,21 +35,24 @@ pub fn run(args: Args) -> Result<ExitCode> {
     };
     let (a, b) = (open(&args.a)?, open(&args.b)?);
     let c = compare(&a, &b)?;
-    println!("records {}", c.records);
-    println!(
+    cli_support::outln!("records {}", c.records)?;
+    cli_support::outln!(
         "max_probability_difference {:.3e} record {}",
-        c.probabilities.0, c.probabilities.1
-    );
-    println!(
+        c.probabilities.0,
+        c.probabilities.1
+    )?;
+    cli_support::outln!(
         "max_cubeless_difference {:.3e} record {}",
-        c.cubeless.0, c.cubeless.1
-    );
-    println!(
+        c.cubeless.0,
+        c.cubeless.1
+    )?;
+    cli_support::outln!(
         "max_cubeful_difference {:.3e} record {}",
-        c.cubeful.0, c.cubeful.1
-    );
+        c.cubeful.0,
+        c.cubeful.1
+    )?;
     for (t, n) in ["1e-7", "1e-6", "1e-5", "1e-4", "1e-3"].iter().zip(c.beyond) {
-        println!("records_differing_by_more_than_{t} {n}");
+        cli_support::outln!("records_differing_by_more_than_{t} {n}")?;
     }
     let worst = c.probabilities.0.max(c.cubeless.0).max(c.cubeful.0);
     Ok(match args.tolerance {

@@ -38,6 +38,6 @@ pub fn run(args: Args) -> Result<ExitCode> {
     };
     let text = dump(&db, &target, &args.file.display().to_string())
         .with_context(|| format!("{}", args.file.display()))?;
-    print!("{text}");
+    cli_support::out!("{text}")?;
     Ok(ExitCode::SUCCESS)
 }

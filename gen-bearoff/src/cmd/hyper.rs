@@ -50,6 +50,9 @@ pub struct Args {
     /// Worker threads (default: all cores). The output does not depend on it.
     #[arg(long, short = 'j')]
     pub threads: Option<usize>,
+    /// Replace an existing output file.
+    #[arg(long)]
+    pub force: bool,
     /// No progress bar or messages.
     #[arg(long, short = 'q')]
     pub quiet: bool,
@@ -105,7 +108,7 @@ impl Display {
     fn say(&self, text: String) {
         if self.quiet {
         } else if self.bar.is_hidden() {
-            eprintln!("{text}");
+            cli_support::errln!("{text}");
         } else {
             self.bar.println(text);
         }
@@ -216,6 +219,7 @@ impl Display {
 /// Runs `hyper`.
 pub fn run(args: Args) -> Result<ExitCode> {
     global_threads(args.threads)?;
+    cli_support::outputs::check(&args.output, &[], args.force)?;
     if !(1..=3).contains(&args.checkers) {
         bail!(
             "hypergammon databases have 1 to 3 checkers per side, not {}",

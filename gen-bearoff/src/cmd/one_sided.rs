@@ -53,6 +53,9 @@ pub struct Args {
     /// Refuse to start if the tables would need more memory than this (e.g. 8G).
     #[arg(long, value_parser = parse_size)]
     pub memory_limit: Option<u64>,
+    /// Replace an existing output file.
+    #[arg(long)]
+    pub force: bool,
     /// No progress bar or messages.
     #[arg(long, short = 'q')]
     pub quiet: bool,
@@ -61,6 +64,7 @@ pub struct Args {
 /// Runs `one-sided`.
 pub fn run(args: Args) -> Result<ExitCode> {
     global_threads(args.threads)?;
+    cli_support::outputs::check(&args.output, &[], args.force)?;
     if !(1..=24).contains(&args.points) {
         bail!("--points must be 1-24, got {}", args.points);
     }

@@ -56,6 +56,9 @@ pub struct Args {
     /// For tests: stop with an error after this pip-sum level, as if interrupted.
     #[arg(long, hide = true)]
     pub stop_after_level: Option<usize>,
+    /// Replace an existing output file.
+    #[arg(long)]
+    pub force: bool,
     /// No progress bar or messages.
     #[arg(long, short = 'q')]
     pub quiet: bool,
@@ -64,6 +67,7 @@ pub struct Args {
 /// Runs `two-sided`.
 pub fn run(args: Args) -> Result<ExitCode> {
     global_threads(args.threads)?;
+    cli_support::outputs::check(&args.output, &[], args.force)?;
     if !(1..=24).contains(&args.points) || !(1..=15).contains(&args.checkers) {
         bail!(
             "two-sided databases need --points 1-24 and --checkers 1-15, got {}x{}",

@@ -45,26 +45,26 @@ pub fn run(args: Args) -> Result<ExitCode> {
     bar.finish_and_clear();
     let kind = db.kind();
     if report.ok() {
-        println!(
+        cli_support::outln!(
             "{}: OK ({kind}; {} records checked, {} recomputed from their successors)",
             args.file.display(),
             report.structural,
             report.recomputed
-        );
+        )?;
         for n in &report.notes {
-            println!("  {n}");
+            cli_support::outln!("  {n}")?;
         }
         Ok(ExitCode::SUCCESS)
     } else {
-        println!(
+        cli_support::outln!(
             "{}: {} problem(s) ({kind}; {} records checked, {} recomputed)",
             args.file.display(),
             report.problem_count,
             report.structural,
             report.recomputed
-        );
+        )?;
         for p in report.problems.iter().chain(&report.notes) {
-            println!("  {p}");
+            cli_support::outln!("  {p}")?;
         }
         Ok(ExitCode::from(1))
     }

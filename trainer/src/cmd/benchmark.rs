@@ -62,13 +62,19 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     if args.json {
         for r in &reports {
-            println!("{}", serde_json::to_string(r)?);
+            cli_support::outln!("{}", serde_json::to_string(r)?)?;
         }
     } else {
-        println!(
+        cli_support::outln!(
             "{:<40} {:>8} {:>9} {:>8} {:>7} {:>9} {:>16}",
-            "player", "class", "positions", "ER", "SE", "unlisted", "vs first (SE)"
-        );
+            "player",
+            "class",
+            "positions",
+            "ER",
+            "SE",
+            "unlisted",
+            "vs first (SE)"
+        )?;
         for r in &reports {
             for c in &r.classes {
                 let vs = r
@@ -76,10 +82,16 @@ pub fn run(args: Args) -> Result<ExitCode> {
                     .as_ref()
                     .and_then(|v| v.classes.iter().find(|d| d.class == c.class))
                     .map_or(String::new(), |d| format!("{:+.2} ({:.2})", d.delta, d.se));
-                println!(
+                cli_support::outln!(
                     "{:<40} {:>8} {:>9} {:>8.2} {:>7.2} {:>9} {:>16}",
-                    r.player, c.class, c.positions, c.er, c.se, c.unlisted, vs
-                );
+                    r.player,
+                    c.class,
+                    c.positions,
+                    c.er,
+                    c.se,
+                    c.unlisted,
+                    vs
+                )?;
             }
         }
     }

@@ -41,6 +41,9 @@ pub struct Args {
     /// Write every game to this file (.sgf or .mat; A is White).
     #[arg(long, value_name = "FILE", visible_alias = "sgf")]
     record: Option<PathBuf>,
+    /// Replace an existing --record file.
+    #[arg(long, requires = "record")]
+    force: bool,
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
@@ -62,6 +65,15 @@ pub fn run(args: Args) -> Result<ExitCode> {
             })?),
             None => None,
         };
+    if let Some(record) = &args.record {
+        let players: Vec<_> = [&args.a, &args.b]
+            .into_iter()
+            .filter_map(|s| super::player_path(s))
+            .collect();
+        let mut inputs: Vec<&std::path::Path> = players.iter().map(PathBuf::as_path).collect();
+        inputs.extend(args.data.paths());
+        cli_support::outputs::check(record, &inputs, args.force)?;
+    }
     let threads = thread_count(args.threads)?;
     let paths = data_paths(&args.data);
     let mut dbs = None;
@@ -80,24 +92,28 @@ pub fn run(args: Args) -> Result<ExitCode> {
         records::save(path, &record, format)?;
     }
     if args.json {
-        println!("{}", serde_json::to_string(&r)?);
+        cli_support::outln!("{}", serde_json::to_string(&r)?)?;
     } else {
-        println!(
+        cli_support::outln!(
             "{} vs {}: {} games ({} dice pairs), seed {}",
-            r.a, r.b, r.games, r.pairs, r.seed
-        );
-        println!("ppg (A):        {:+.4} ± {:.4} (1 SE over pairs)", r.ppg, r.se);
-        println!("A wins:         {:.2} %", 100.0 * r.win_rate);
-        println!(
+            r.a,
+            r.b,
+            r.games,
+            r.pairs,
+            r.seed
+        )?;
+        cli_support::outln!("ppg (A):        {:+.4} ± {:.4} (1 SE over pairs)", r.ppg, r.se)?;
+        cli_support::outln!("A wins:         {:.2} %", 100.0 * r.win_rate)?;
+        cli_support::outln!(
             "A gammons:      {:.2} % won, {:.2} % lost",
             100.0 * r.gammon_rate,
             100.0 * r.gammon_loss_rate
-        );
-        println!(
+        )?;
+        cli_support::outln!(
             "A backgammons:  {:.2} % won, {:.2} % lost",
             100.0 * r.backgammon_rate,
             100.0 * r.backgammon_loss_rate
-        );
+        )?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -7,8 +7,46 @@ pub mod supervised;
 pub mod td;
 pub mod tourney;
 
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
 use cli_support::BearoffArgs;
 use trainer::player::DataPaths;
+
+/// The files a `trainer td` or `trainer supervised` run writes in its directory (`*`:
+/// any text). `--out DIR` is refused while any of them is there, unless `--force`.
+pub const RUN_FILES: &[&str] = &[
+    "net.wd",
+    "net.weights",
+    "net.json",
+    "curve.csv",
+    "curve.png",
+    "state.json",
+    "state-*.wd",
+    "supervised.json",
+    "checkpoint-*.wd",
+    "optimizer-*.bin",
+];
+
+/// Checks a new run directory (`--out DIR`) by the output rule: no other run's files
+/// unless `force`, and then removes them, so that the new run starts clean.
+pub fn prepare_run_dir(dir: &Path, inputs: &[&Path], force: bool) -> Result<()> {
+    for file in cli_support::outputs::check_run_dir(dir, inputs, RUN_FILES, force)? {
+        std::fs::remove_file(&file).with_context(|| format!("cannot remove {} (--force)", file.display()))?;
+    }
+    Ok(())
+}
+
+/// The file a player description names, if any (`NAME=PLAYER`, `gnubg:PATH`, or a
+/// weights file): an input that no output may replace.
+pub fn player_path(spec: &str) -> Option<PathBuf> {
+    let spec = match spec.split_once('=') {
+        Some((name, rest)) if !name.contains('/') && !Path::new(spec).exists() => rest,
+        _ => spec,
+    };
+    let path = spec.strip_prefix("gnubg:").unwrap_or(spec);
+    (!path.is_empty() && path != "pubeval" && path != "random").then(|| PathBuf::from(path))
+}
 
 /// The trainer's database paths from the bearoff flags.
 pub fn data_paths(a: &BearoffArgs) -> DataPaths {

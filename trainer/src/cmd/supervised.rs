@@ -99,6 +99,10 @@ pub struct Args {
     /// a 250-H-5 net (H = --hidden, default 128) and Adam; prints JSON.
     #[arg(long, value_name = "N", conflicts_with_all = ["resume", "out", "data", "init"])]
     bench: Option<usize>,
+    /// With --out: replace the files of another run in DIR (net.*, curve.*, the
+    /// checkpoint) instead of refusing to start.
+    #[arg(long, conflicts_with = "resume")]
+    force: bool,
     /// Print the final summary as JSON.
     #[arg(long)]
     json: bool,
@@ -114,7 +118,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             bail!("--bench needs at least 1 position");
         }
         let r = bench::bench(n, args.hidden.unwrap_or(128), args.batch.unwrap_or(128), threads)?;
-        println!("{}", serde_json::to_string(&r)?);
+        cli_support::outln!("{}", serde_json::to_string(&r)?)?;
         return Ok(ExitCode::SUCCESS);
     }
     let deadline = match args.minutes {
@@ -187,13 +191,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 Some(p) => Start::load(p)?,
                 None => Start::fresh(args.hidden.unwrap_or(128), settings.seed)?,
             };
-            Run::create(
-                args.out.as_ref().expect("clap requires --out"),
-                settings,
-                &args.data,
-                start,
-                threads,
-            )?
+            let out = args.out.as_ref().expect("clap requires --out");
+            let mut inputs: Vec<&std::path::Path> = args.data.iter().map(PathBuf::as_path).collect();
+            inputs.extend(args.init.as_deref());
+            super::prepare_run_dir(out, &inputs, args.force)?;
+            Run::create(out, settings, &args.data, start, threads)?
         }
     };
     if !run.finished() {
@@ -221,7 +223,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             bar.set_message(format!("epoch {}: {val}", r.epoch));
             match (quiet, bar.is_hidden()) {
                 (true, _) => {}
-                (false, true) => eprintln!("{line}"),
+                (false, true) => cli_support::errln!("{line}"),
                 (false, false) => bar.println(line),
             }
         }
@@ -229,7 +231,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             if !quiet {
                 let line = format!("early stop after epoch {e}: no improvement for the patience");
                 if bar.is_hidden() {
-                    eprintln!("{line}");
+                    cli_support::errln!("{line}");
                 } else {
                     bar.println(line);
                 }
@@ -270,9 +272,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
             "elapsed_seconds": s.elapsed_seconds,
             "threads": threads,
         });
-        println!("{summary}");
+        cli_support::outln!("{summary}")?;
     } else {
-        println!(
+        cli_support::outln!(
             "{} net: {} training and {} validation positions; {} epoch(s){}",
             s.settings.class,
             s.train_positions,
@@ -285,20 +287,20 @@ pub fn run(args: Args) -> Result<ExitCode> {
             } else {
                 " so far (resume to continue)"
             }
-        );
+        )?;
         if let Some(r) = best_row {
             match (r.val_mse, r.val_equity_rmse) {
-                (Some(m), Some(e)) => println!(
+                (Some(m), Some(e)) => cli_support::outln!(
                     "best at epoch {}: validation mse {m:.6} per output, equity rmse {e:.4}",
                     r.epoch
-                ),
-                _ => println!("best at epoch {}: train mse {:.6}", r.epoch, r.train_mse),
+                )?,
+                _ => cli_support::outln!("best at epoch {}: train mse {:.6}", r.epoch, r.train_mse)?,
             }
         }
-        println!(
+        cli_support::outln!(
             "{rate:.0} positions/s in training batches, {:.0} s in all",
             s.elapsed_seconds
-        );
+        )?;
     }
     Ok(ExitCode::SUCCESS)
 }

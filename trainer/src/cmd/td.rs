@@ -98,6 +98,10 @@ pub struct Args {
     /// benchmark and checkpoint; --games still caps the run.
     #[arg(long)]
     minutes: Option<f64>,
+    /// With --out: replace the files of another run in DIR (net.*, curve.*, the
+    /// checkpoint) instead of refusing to start.
+    #[arg(long, conflicts_with = "resume")]
+    force: bool,
     /// Print the final summary as JSON.
     #[arg(long)]
     json: bool,
@@ -176,13 +180,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 bench_seed: args.bench_seed.unwrap_or(1),
             };
             settings.validate()?;
+            let out = args.out.as_ref().expect("clap requires --out");
+            super::prepare_run_dir(out, &args.data.paths(), args.force)?;
             let dbs = open_dbs(settings.model.bearoff)?;
-            Run::create(
-                args.out.as_ref().expect("clap requires --out"),
-                settings,
-                dbs,
-                threads,
-            )?
+            Run::create(out, settings, dbs, threads)?
         }
     };
     let done = run.state().games;
@@ -204,7 +205,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             match (quiet, bar.is_hidden()) {
                 (true, _) => {}
                 // stderr is not a terminal (a log file, say): plain lines.
-                (false, true) => eprintln!("{line}"),
+                (false, true) => cli_support::errln!("{line}"),
                 (false, false) => bar.println(line),
             }
         }
@@ -226,22 +227,28 @@ pub fn run(args: Args) -> Result<ExitCode> {
             "se": last.map(|r| r.se),
             "threads": threads,
         });
-        println!("{summary}");
+        cli_support::outln!("{summary}")?;
     } else {
         let rate = if s.train_seconds > 0.0 {
             s.games as f64 / s.train_seconds
         } else {
             0.0
         };
-        println!(
+        cli_support::outln!(
             "{} games, {} positions trained in {:.0} s of self-play ({:.0} games/s overall), {:.0} s in all",
-            s.games, s.positions, s.train_seconds, rate, s.elapsed_seconds
-        );
+            s.games,
+            s.positions,
+            s.train_seconds,
+            rate,
+            s.elapsed_seconds
+        )?;
         if let Some(r) = last {
-            println!(
+            cli_support::outln!(
                 "benchmark at {} games: {:+.4} ± {:.4} ppg vs pubeval",
-                r.games, r.ppg, r.se
-            );
+                r.games,
+                r.ppg,
+                r.se
+            )?;
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -154,6 +154,9 @@ struct ExportArgs {
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
+    /// Replace existing record files.
+    #[arg(long)]
+    force: bool,
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
@@ -192,15 +195,23 @@ fn new(a: NewArgs) -> Result<ExitCode> {
         sync: a.sync.parse::<Sync>()?,
         stale_after_s: a.stale_after,
     };
+    let players: Vec<_> = a
+        .participants
+        .iter()
+        .filter_map(|s| super::player_path(s))
+        .collect();
+    let mut inputs: Vec<&std::path::Path> = players.iter().map(PathBuf::as_path).collect();
+    inputs.extend(a.data.paths());
+    cli_support::outputs::check(&a.file, &inputs, a.force)?;
     let t = schedule::new_tournament(settings, parts)?;
     Store::new(&a.file).create(&t, a.force)?;
-    println!(
+    cli_support::outln!(
         "{}: {} tournament of {} participants, {} games",
         a.file.display(),
         t.settings.kind,
         t.participants.len(),
         t.games_total()
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -225,9 +236,9 @@ fn play(a: RunArgs) -> Result<ExitCode> {
     })?;
     bar.finish_and_clear();
     if a.json {
-        println!("{}", serde_json::to_string(&report)?);
+        cli_support::outln!("{}", serde_json::to_string(&report)?)?;
     } else {
-        println!(
+        cli_support::outln!(
             "{}: played {} games ({} discarded, {} abandoned games taken over); {} of {} games finished",
             a.file.display(),
             report.played,
@@ -235,7 +246,7 @@ fn play(a: RunArgs) -> Result<ExitCode> {
             report.reclaimed,
             report.games_played,
             report.games_total
-        );
+        )?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -244,9 +255,9 @@ fn show(a: StandingsArgs) -> Result<ExitCode> {
     let t = Store::new(&a.file).read()?;
     let s = standings::standings(&t);
     if a.json {
-        println!("{}", serde_json::to_string_pretty(&s)?);
+        cli_support::outln!("{}", serde_json::to_string_pretty(&s)?)?;
     } else {
-        print!("{}: {}", a.file.display(), s.to_text());
+        cli_support::out!("{}: {}", a.file.display(), s.to_text())?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -262,7 +273,7 @@ fn change(a: ChangeArgs, replace: bool) -> Result<ExitCode> {
     let t = store.read()?;
     let name = &t.participants[c.participant].name;
     if replace {
-        println!(
+        cli_support::outln!(
             "{}: participant {} ({name}) replaced by {} (version {}); {} results erased, {} games in progress abandoned",
             a.file.display(),
             c.participant + 1,
@@ -270,15 +281,15 @@ fn change(a: ChangeArgs, replace: bool) -> Result<ExitCode> {
             c.version,
             c.erased,
             c.abandoned
-        );
+        )?;
     } else {
-        println!(
+        cli_support::outln!(
             "{}: participant {} ({name}) upgraded to {} (version {}) for games not started yet",
             a.file.display(),
             c.participant + 1,
             a.player,
             c.version
-        );
+        )?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -286,6 +297,16 @@ fn change(a: ChangeArgs, replace: bool) -> Result<ExitCode> {
 fn export_records(a: ExportArgs) -> Result<ExitCode> {
     if a.sgf.is_none() && a.mat.is_none() && a.collection.is_none() {
         anyhow::bail!("nothing to export: give --sgf DIR, --mat DIR and/or --collection FILE");
+    }
+    // The tournament file and the databases are inputs; every file written is checked
+    // by the output rule before the games are replayed.
+    let mut inputs = vec![a.file.as_path()];
+    inputs.extend(a.data.paths());
+    for dir in [&a.sgf, &a.mat].into_iter().flatten() {
+        cli_support::outputs::check_not_input(dir, &inputs)?;
+    }
+    if let Some(c) = &a.collection {
+        cli_support::outputs::check(c, &inputs, a.force)?;
     }
     let store = Store::new(&a.file);
     let t = store.read()?;
@@ -299,6 +320,12 @@ fn export_records(a: ExportArgs) -> Result<ExitCode> {
     let sessions =
         pool.install(|| export::sessions(&t, &source, &data_paths(&a.data), &|n| bar.set_position(n)))?;
     bar.finish_and_clear();
+    for (dir, ext) in [(&a.sgf, "sgf"), (&a.mat, "mat")] {
+        let Some(dir) = dir else { continue };
+        for s in &sessions {
+            cli_support::outputs::check(&dir.join(s.file_name(ext)), &inputs, a.force)?;
+        }
+    }
     let opts = ExportOptions {
         sgf_dir: a.sgf,
         mat_dir: a.mat,
@@ -306,11 +333,11 @@ fn export_records(a: ExportArgs) -> Result<ExitCode> {
     };
     let files = export::export(&sessions, &opts)?;
     let games: usize = sessions.iter().map(|s| s.record.games.len()).sum();
-    println!(
+    cli_support::outln!(
         "{}: {games} games of {} pairings written to {} files",
         a.file.display(),
         sessions.len(),
         files.len()
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
 }

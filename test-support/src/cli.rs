@@ -1,0 +1,171 @@
+//! The CLI table: what every subcommand of every bgkit tool must survive (issue 19,
+//! "make the classes impossible"). Each package's `tests/cli_table.rs` lists its
+//! subcommands and runs them through these cases; the binaries are built by cargo for
+//! their own package's integration tests only, so the table is one test file per
+//! package sharing these helpers.
+//!
+//! The cases: stdout to /dev/full, stdout a closed pipe, stderr to /dev/full, an output
+//! equal to an input, an existing output, a missing input. Everywhere: no panic (exit
+//! 101), nothing overwritten, and at most one `tool: ` error line.
+
+use std::io::Read;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+/// One run of a tool.
+#[derive(Debug)]
+pub struct Run {
+    /// The exit status (None: killed by a signal).
+    pub code: Option<i32>,
+    /// What it wrote on stderr.
+    pub stderr: String,
+}
+
+fn full() -> std::fs::File {
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full")
+}
+
+fn finish(what: &str, args: &[&str], o: Output) -> Run {
+    let run = Run {
+        code: o.status.code(),
+        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+    };
+    assert_ne!(run.code, Some(101), "{what} {args:?} panicked: {}", run.stderr);
+    assert!(run.code.is_some(), "{what} {args:?} was killed: {}", run.stderr);
+    run
+}
+
+/// Runs `bin args` with stdout to /dev/full.
+pub fn stdout_full(bin: &str, args: &[&str]) -> Run {
+    let o = Command::new(bin).args(args).stdout(full()).output().unwrap();
+    finish("stdout to /dev/full:", args, o)
+}
+
+/// Runs `bin args` with stdout a pipe whose reading end is closed at once (as
+/// `… | head -0`).
+pub fn stdout_closed(bin: &str, args: &[&str]) -> Run {
+    let mut child = Command::new(bin)
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let mut err = String::new();
+    child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+    let status = child.wait().unwrap();
+    let run = Run {
+        code: status.code(),
+        stderr: err,
+    };
+    assert_ne!(
+        run.code,
+        Some(101),
+        "closed stdout: {args:?} panicked: {}",
+        run.stderr
+    );
+    assert!(
+        run.code.is_some(),
+        "closed stdout: {args:?} was killed: {}",
+        run.stderr
+    );
+    run
+}
+
+/// Runs `bin args` with stderr to /dev/full (stdout discarded).
+pub fn stderr_full(bin: &str, args: &[&str]) -> Run {
+    let o = Command::new(bin)
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(full())
+        .output()
+        .unwrap();
+    finish("stderr to /dev/full:", args, o)
+}
+
+/// Runs `bin args` normally.
+pub fn run(bin: &str, args: &[&str]) -> Run {
+    let o = Command::new(bin).args(args).output().unwrap();
+    finish("", args, o)
+}
+
+/// Asserts that `r` is one error, exit 2, printed once as `tool: …` containing `needle`.
+pub fn assert_error(tool: &str, r: &Run, needle: &str, args: &[&str]) {
+    assert_eq!(r.code, Some(2), "{args:?}: {}", r.stderr);
+    let prefix = format!("{tool}: ");
+    assert!(
+        r.stderr.starts_with(&prefix) && r.stderr.contains(needle),
+        "{args:?}: wanted `{prefix}…{needle}…`, got {}",
+        r.stderr
+    );
+    assert_eq!(
+        r.stderr.matches(&prefix).count(),
+        1,
+        "{args:?}: printed once: {}",
+        r.stderr
+    );
+    assert_eq!(
+        r.stderr.trim_end().lines().count(),
+        1,
+        "{args:?}: one line: {}",
+        r.stderr
+    );
+}
+
+/// stdout to /dev/full: the command fails with one `tool: cannot write to standard
+/// output` line, exit 2.
+pub fn case_stdout_full(tool: &str, bin: &str, args: &[&str]) {
+    let r = stdout_full(bin, args);
+    assert_error(tool, &r, "cannot write to standard output", args);
+}
+
+/// stdout a closed pipe: the command ends quietly with status 0 (or the status of its
+/// answer, `ok`), nothing on stderr about the pipe.
+pub fn case_stdout_closed(bin: &str, args: &[&str], ok: i32) {
+    let r = stdout_closed(bin, args);
+    assert_eq!(r.code, Some(ok), "closed stdout: {args:?}: {}", r.stderr);
+    assert!(
+        !r.stderr.contains("Broken pipe"),
+        "closed stdout: {args:?}: {}",
+        r.stderr
+    );
+}
+
+/// stderr to /dev/full: the job still finishes (status `ok`) and writes `output`, if
+/// it has one.
+pub fn case_stderr_full(bin: &str, args: &[&str], ok: i32, output: Option<&Path>) {
+    let r = stderr_full(bin, args);
+    assert_eq!(r.code, Some(ok), "stderr to /dev/full: {args:?}");
+    if let Some(out) = output {
+        assert!(
+            out.exists(),
+            "stderr to /dev/full: {args:?} wrote no {}",
+            out.display()
+        );
+    }
+}
+
+/// An existing output: refused with `exists (use --force …)` (or `needle`), and the
+/// file's bytes unchanged.
+pub fn case_existing_output(tool: &str, bin: &str, args: &[&str], output: &Path, needle: &str) {
+    let before = crate::md5_hex(&std::fs::read(output).expect("the existing output"));
+    let r = run(bin, args);
+    assert_error(tool, &r, needle, args);
+    let after = crate::md5_hex(&std::fs::read(output).unwrap());
+    assert_eq!(before, after, "{args:?} changed {}", output.display());
+}
+
+/// An output equal to an input: refused (even with `--force`, which `args` should
+/// carry), the input unchanged.
+pub fn case_output_is_input(tool: &str, bin: &str, args: &[&str], input: &Path) {
+    case_existing_output(tool, bin, args, input, "is also an input");
+}
+
+/// A missing input: one error naming it, exit 2.
+pub fn case_missing_input(tool: &str, bin: &str, args: &[&str], missing: &str) {
+    let r = run(bin, args);
+    assert_error(tool, &r, missing, args);
+}

@@ -1,0 +1,278 @@
+//! The CLI table (issue 19): every `trainer` subcommand with stdout to /dev/full, a
+//! closed stdout pipe, stderr to /dev/full, an output equal to an input, an existing
+//! output, and a missing input.
+
+use std::path::{Path, PathBuf};
+
+use test_support::cli::*;
+use test_support::{md5_hex, Scratch};
+
+const BIN: &str = env!("CARGO_BIN_EXE_trainer");
+const TOOL: &str = "trainer";
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// A tiny TD run's settings (tesauro encoding, no databases, seconds).
+const TD: &[&str] = &[
+    "--games",
+    "4",
+    "--encoding",
+    "tesauro",
+    "--hidden",
+    "4",
+    "--no-bearoff",
+    "--threads",
+    "1",
+    "--checkpoint-every",
+    "2",
+    "--bench-every",
+    "2",
+    "--bench-games",
+    "2",
+];
+
+fn td(out: &Path, extra: &[&str]) -> Vec<String> {
+    let mut v: Vec<String> = ["td", "--out", s(out)].iter().map(|x| x.to_string()).collect();
+    v.extend(TD.iter().chain(extra).map(|x| x.to_string()));
+    v
+}
+
+fn strs(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}
+
+/// A finished tournament of pubeval and random.
+fn tourney(dir: &Path) -> PathBuf {
+    let t = dir.join("t.json");
+    let new = [
+        "tourney",
+        "new",
+        s(&t),
+        "--participants",
+        "pubeval",
+        "random",
+        "--games-per-pairing",
+        "2",
+    ];
+    assert_eq!(run(BIN, &new).code, Some(0));
+    let r = run(BIN, &["tourney", "run", s(&t), "--quiet", "--workers", "1"]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    t
+}
+
+const DUEL: &[&str] = &[
+    "duel",
+    "--a",
+    "pubeval",
+    "--b",
+    "random",
+    "--games",
+    "2",
+    "--threads",
+    "1",
+    "--quiet",
+];
+
+#[test]
+fn stdout_to_dev_full_and_a_closed_pipe_do_not_panic() {
+    let dir = Scratch::new("trainer", "table-stdout");
+    let t = tourney(&dir);
+    let mut cases: Vec<Vec<String>> = vec![
+        DUEL.iter().map(|x| x.to_string()).collect(),
+        strs(
+            &[
+                DUEL.iter().map(|x| x.to_string()).collect::<Vec<_>>(),
+                vec!["--json".into()],
+            ]
+            .concat(),
+        )
+        .iter()
+        .map(|x| x.to_string())
+        .collect(),
+        ["tourney", "standings", s(&t)]
+            .iter()
+            .map(|x| x.to_string())
+            .collect(),
+        ["tourney", "standings", s(&t), "--json"]
+            .iter()
+            .map(|x| x.to_string())
+            .collect(),
+        ["tourney", "run", s(&t), "--quiet"]
+            .iter()
+            .map(|x| x.to_string())
+            .collect(),
+        ["supervised", "--bench", "8", "--hidden", "4", "--threads", "1"]
+            .iter()
+            .map(|x| x.to_string())
+            .collect(),
+    ];
+    for (k, case) in cases.drain(..).enumerate() {
+        let args = strs(&case);
+        case_stdout_full(TOOL, BIN, &args);
+        case_stdout_closed(BIN, &args, 0);
+        let _ = k;
+    }
+    // Commands that write a file and then print: the file is written either way.
+    for (k, sink) in ["full", "closed"].iter().enumerate() {
+        let t2 = dir.join(format!("new{k}.json"));
+        let args = [
+            "tourney",
+            "new",
+            s(&t2),
+            "--participants",
+            "pubeval",
+            "random",
+            "--games-per-pairing",
+            "2",
+        ];
+        if *sink == "full" {
+            case_stdout_full(TOOL, BIN, &args);
+        } else {
+            case_stdout_closed(BIN, &args, 0);
+        }
+        let run_dir = dir.join(format!("td{k}"));
+        let args = td(&run_dir, &["--quiet"]);
+        if *sink == "full" {
+            case_stdout_full(TOOL, BIN, &strs(&args));
+        } else {
+            case_stdout_closed(BIN, &strs(&args), 0);
+        }
+        assert!(run_dir.join("net.wd").exists());
+    }
+}
+
+#[test]
+fn stderr_to_dev_full_does_not_stop_a_job() {
+    let dir = Scratch::new("trainer", "table-stderr");
+    let run_dir = dir.join("td");
+    // Not quiet: benchmark lines and the bar go to the full stderr.
+    case_stderr_full(BIN, &strs(&td(&run_dir, &[])), 0, Some(&run_dir.join("net.wd")));
+    let rec = dir.join("games.sgf");
+    let mut duel: Vec<&str> = DUEL[..DUEL.len() - 1].to_vec();
+    duel.extend(["--record", s(&rec)]);
+    case_stderr_full(BIN, &duel, 0, Some(&rec));
+    let t = tourney(&dir);
+    let c = dir.join("all.sgf");
+    case_stderr_full(
+        BIN,
+        &["tourney", "export", s(&t), "--collection", s(&c)],
+        0,
+        Some(&c),
+    );
+}
+
+#[test]
+fn tourney_export_onto_the_tourney_file_is_refused_even_with_force() {
+    let dir = Scratch::new("trainer", "table-same");
+    let t = tourney(&dir);
+    for args in [
+        vec!["tourney", "export", s(&t), "--collection", s(&t)],
+        vec!["tourney", "export", s(&t), "--collection", s(&t), "--force"],
+    ] {
+        case_output_is_input(TOOL, BIN, &args, &t);
+    }
+    // The tourney file as a record directory.
+    let args = ["tourney", "export", s(&t), "--sgf", s(&t)];
+    case_output_is_input(TOOL, BIN, &args, &t);
+}
+
+#[test]
+fn td_and_supervised_refuse_a_directory_with_another_runs_files() {
+    let dir = Scratch::new("trainer", "table-run-dir");
+    let run_dir = dir.join("run");
+    std::fs::create_dir(&run_dir).unwrap();
+    for name in ["net.wd", "net.weights", "net.json", "curve.csv"] {
+        let file = run_dir.join(name);
+        std::fs::write(&file, format!("another run's {name}")).unwrap();
+        let sums = || {
+            test_support::dir_names(&run_dir)
+                .iter()
+                .map(|n| md5_hex(&std::fs::read(run_dir.join(n)).unwrap()))
+                .collect::<Vec<_>>()
+        };
+        let before = sums();
+        let r = run(BIN, &strs(&td(&run_dir, &["--quiet"])));
+        assert_error(TOOL, &r, "another run's files", &[]);
+        let data = dir.join("d.csv");
+        std::fs::write(&data, "position_id\n").unwrap();
+        let sup = [
+            "supervised",
+            "--data",
+            s(&data),
+            "--class",
+            "race",
+            "--out",
+            s(&run_dir),
+            "--quiet",
+        ];
+        let r = run(BIN, &sup);
+        assert_error(TOOL, &r, "another run's files", &sup);
+        assert_eq!(before, sums(), "{name}");
+    }
+    let r = run(BIN, &strs(&td(&run_dir, &["--quiet", "--force"])));
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(std::fs::read(run_dir.join("net.wd")).unwrap() != b"another run's net.wd");
+}
+
+#[test]
+fn an_existing_output_is_refused_unless_forced() {
+    let dir = Scratch::new("trainer", "table-exists");
+    let t = tourney(&dir);
+    let out = dir.join("precious.sgf");
+    std::fs::write(&out, "(;precious)").unwrap();
+    let mut duel: Vec<&str> = DUEL.to_vec();
+    duel.extend(["--record", s(&out)]);
+    case_existing_output(TOOL, BIN, &duel, &out, "exists (use --force to replace it)");
+    let args = ["tourney", "export", s(&t), "--collection", s(&out), "--quiet"];
+    case_existing_output(TOOL, BIN, &args, &out, "exists (use --force to replace it)");
+    let args = [
+        "tourney",
+        "new",
+        s(&t),
+        "--participants",
+        "pubeval",
+        "random",
+        "--games-per-pairing",
+        "2",
+    ];
+    case_existing_output(TOOL, BIN, &args, &t, "exists");
+    // Record directories: a file already there is refused.
+    let sgf = dir.join("sgf");
+    let r = run(BIN, &["tourney", "export", s(&t), "--sgf", s(&sgf), "--quiet"]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let first = dir.join("sgf").join(&test_support::dir_names(&sgf)[0]);
+    let args = ["tourney", "export", s(&t), "--sgf", s(&sgf), "--quiet"];
+    case_existing_output(TOOL, BIN, &args, &first, "exists (use --force to replace it)");
+    duel.push("--force");
+    assert_eq!(run(BIN, &duel).code, Some(0));
+    assert_ne!(std::fs::read(&out).unwrap(), b"(;precious)");
+}
+
+#[test]
+fn a_missing_input_is_one_error() {
+    let dir = Scratch::new("trainer", "table-missing");
+    let m = "/no/such/file.json";
+    let out = dir.join("out.sgf");
+    for args in [
+        vec!["tourney", "standings", m],
+        vec!["tourney", "run", m],
+        vec!["tourney", "export", m, "--collection", s(&out)],
+        vec!["tourney", "upgrade", m, "1", "pubeval"],
+        vec!["benchmark", "--weights", "pubeval", "--set", m],
+        vec![
+            "supervised",
+            "--data",
+            m,
+            "--class",
+            "race",
+            "--out",
+            s(&dir.join("r")),
+        ],
+        vec!["duel", "--a", m, "--b", "random", "--games", "2"],
+    ] {
+        case_missing_input(TOOL, BIN, &args, m);
+        assert!(!out.exists());
+    }
+}
