@@ -22,6 +22,10 @@ use crate::base64;
 /// Characters in a Match ID.
 pub const MATCH_ID_LEN: usize = 12;
 
+/// The longest match gnubg accepts (its `MAXSCORE`); a Match ID's 15-bit length field
+/// could say more, gnubg refuses it.
+pub const MAX_MATCH_LENGTH: u32 = 64;
+
 /// Who owns the cube.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum CubeOwner {
@@ -168,14 +172,26 @@ impl MatchState {
                 return Err(format!("dice {a}{b} are not both 1-6"));
             }
         }
-        if self.match_length > 0x7fff {
-            return Err(format!("match length {} exceeds 32767", self.match_length));
+        if self.match_length > MAX_MATCH_LENGTH {
+            return Err(format!(
+                "match length {} exceeds {MAX_MATCH_LENGTH} (gnubg's limit)",
+                self.match_length
+            ));
         }
         if self.match_length > 0 {
             if let Some(s) = self.score.iter().find(|&&s| s > self.match_length) {
                 return Err(format!(
                     "score {s} is above the match length {}",
                     self.match_length
+                ));
+            }
+            let away = self.match_length - 1;
+            let one_away = self.score.iter().filter(|&&s| s == away).count();
+            if self.crawford && (one_away != 1 || self.score.iter().any(|&s| s > away)) {
+                return Err(format!(
+                    "the Crawford flag is set at {}-{} in a {}-point match (the Crawford \
+                     game needs exactly one player 1-away)",
+                    self.score[0], self.score[1], self.match_length
                 ));
             }
         } else {
@@ -227,9 +243,12 @@ impl MatchState {
         Ok(base64::encode(&self.key()?, MATCH_ID_LEN))
     }
 
-    /// Decodes a gnubg Match ID, with gnubg's checks (dice 0-6, scores not above the
-    /// match length, no Crawford game in money play) and a few more that gnubg leaves
-    /// out (one die rolled without the other, cube owner 2, game state above 4).
+    /// Decodes a gnubg Match ID, with gnubg's checks (dice 0-6, match length at most
+    /// 64, scores not above the match length, no Crawford game in money play) and a few
+    /// more where gnubg silently changes or keeps an impossible state (one die rolled
+    /// without the other, cube owner 2, game state above 4, a Crawford flag without
+    /// exactly one player 1-away, which gnubg drops). Money sessions keep a running
+    /// score in gnubg, so a money game with a score is accepted.
     pub fn from_id(id: &str) -> Result<MatchState, MatchIdError> {
         let text = id.trim();
         let len = text.chars().count();
