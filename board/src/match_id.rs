@@ -169,7 +169,7 @@ impl MatchState {
         }
         if let Some((a, b)) = self.dice {
             if !(1..=6).contains(&a) || !(1..=6).contains(&b) {
-                return Err(format!("dice {a}{b} are not both 1-6"));
+                return Err(format!("dice {a} and {b} are not both 1-6"));
             }
         }
         if self.match_length > MAX_MATCH_LENGTH {
@@ -284,8 +284,16 @@ impl MatchState {
         let (d0, d1) = (get_bits(&key, 15, 3) as u8, get_bits(&key, 18, 3) as u8);
         let dice = match (d0, d1) {
             (0, 0) => None,
-            (a, b) if a > 6 || b > 6 || a == 0 || b == 0 => {
-                return Err(field(format!("dice {a}{b} are not both 1-6 (or both 0)")));
+            (a, b) if a == 0 || b == 0 => {
+                return Err(field(format!(
+                    "the dice fields say one die is rolled ({}) and the other is not",
+                    a.max(b)
+                )));
+            }
+            (a, b) if a > 6 || b > 6 => {
+                return Err(field(format!(
+                    "the dice fields hold {a} and {b}; each die is 1-6"
+                )));
             }
             (a, b) => Some((a, b)),
         };
@@ -384,7 +392,12 @@ mod tests {
         let mut key = MatchState::default().key().unwrap();
         key[1] |= 0x80; // die 1 = 1, die 2 = 0
         let id = base64::encode(&key, 12);
-        assert!(MatchState::from_id(&id).unwrap_err().to_string().contains("dice"));
+        // Issue 19: the dice named as what they are, not as a two-digit "01".
+        let e = MatchState::from_id(&id).unwrap_err().to_string();
+        assert!(
+            e.ends_with("the dice fields say one die is rolled (1) and the other is not"),
+            "{e}"
+        );
         assert!(MatchState::from_id("QYkqASAAIAA").is_err());
         assert!(MatchState::from_id("QYkqASAAIA.A")
             .unwrap_err()

@@ -96,7 +96,9 @@ fn parse_paths(text: &str) -> Result<Vec<Path>, String> {
                     return Err(format!("'{token}' moves backwards or stands still"));
                 }
                 if p == 0 && stars > 0 {
-                    return Err(format!("'{token}' marks a hit on 'off' (nothing can be hit there)"));
+                    return Err(format!(
+                        "'{token}' marks a hit on 'off' (nothing can be hit there)"
+                    ));
                 }
                 hits.push(stars > 0);
             } else if p == 0 {

@@ -275,7 +275,10 @@ mod tests {
     fn xgid_fields_cast_to_u32_before_validation() {
         let start = "-b----E-C---eE---c-e----B-";
         for (fields, needle) in [
-            ("0:0:1:00:0:0:0:8589934592:10", "match length 8589934592 is not 0-64"),
+            (
+                "0:0:1:00:0:0:0:8589934592:10",
+                "match length 8589934592 is not 0-64",
+            ),
             ("0:0:1:00:8589934592:0:0:9:10", "score1 8589934592 is not 0-32767"),
             ("0:0:1:00:0:4294967297:0:0:10", "score2 4294967297 is not 0-32767"),
             ("0:0:1:00:0:0:4294967297:9:10", "rules 4294967297 is not 0-3"),

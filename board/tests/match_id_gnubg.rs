@@ -99,7 +99,10 @@ fn random_match_ids_decode_into_impossible_states() {
         }
     }
     // The sample reaches every class.
-    assert!(both_refuse > 100 && both_take > 50 && stricter > 50, "{both_refuse} {both_take} {stricter}");
+    assert!(
+        both_refuse > 100 && both_take > 50 && stricter > 50,
+        "{both_refuse} {both_take} {stricter}"
+    );
 }
 
 #[test]
@@ -117,7 +120,10 @@ fn match_id_crawford_at_score_9270_and_long_matches_are_refused() {
     set_bits(&mut key, 36, 15, 2);
     set_bits(&mut key, 51, 15, 4);
     let e = MatchState::from_id(&encode(&key)).unwrap_err().to_string();
-    assert!(e.contains("Crawford flag is set at 2-4 in a 9-point match"), "{e}");
+    assert!(
+        e.contains("Crawford flag is set at 2-4 in a 9-point match"),
+        "{e}"
+    );
     // 8-4: the Crawford game.
     set_bits(&mut key, 36, 15, 8);
     let m = MatchState::from_id(&encode(&key)).unwrap();
