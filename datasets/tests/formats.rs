@@ -226,12 +226,23 @@ fn bgds_records_with_nan_standard_errors_or_class_byte_77_are_refused() {
     };
     let name = bin.display().to_string();
     let e = open_err(with_record(&good, 3, |r| r.se[2] = f32::NAN));
-    assert!(e.starts_with(&format!("{name}: record 4 of 6: standard errors")), "{e}");
+    assert!(
+        e.starts_with(&format!("{name}: record 4 of 6: standard errors")),
+        "{e}"
+    );
     assert!(e.contains("NaN"), "{e}");
     let e = open_err(with_record(&good, 0, |r| r.se[0] = f32::INFINITY));
-    assert!(e.starts_with(&format!("{name}: record 1 of 6: standard errors")), "{e}");
+    assert!(
+        e.starts_with(&format!("{name}: record 1 of 6: standard errors")),
+        "{e}"
+    );
     let e = open_err(with_record(&good, 5, |r| r.class = 77));
-    assert!(e.starts_with(&format!("{name}: record 6 of 6: class byte 77 is not a dataset class")), "{e}");
+    assert!(
+        e.starts_with(&format!(
+            "{name}: record 6 of 6: class byte 77 is not a dataset class"
+        )),
+        "{e}"
+    );
     let e = open_err(with_record(&good, 1, |r| r.probs[0] = f32::NAN));
     assert!(e.contains("record 2 of 6: probabilities"), "{e}");
     let e = open_err(with_record(&good, 2, |r| r.flags = 0x81));
@@ -244,7 +255,12 @@ fn bgds_records_with_nan_standard_errors_or_class_byte_77_are_refused() {
         .unwrap();
     std::fs::write(&bin, with_record(&good, 0, |r| r.class = other)).unwrap();
     let e = format::read(&bin, Format::Binary).unwrap_err().to_string();
-    assert!(e.contains(&format!("record 1: class byte {other} but the position is of class")), "{e}");
+    assert!(
+        e.contains(&format!(
+            "record 1: class byte {other} but the position is of class"
+        )),
+        "{e}"
+    );
     std::fs::remove_dir_all(dir).unwrap();
 }
 
@@ -253,7 +269,11 @@ fn bgds_records_with_nan_standard_errors_or_class_byte_77_are_refused() {
 fn csv_with_4_of_5_target_columns_is_an_error() {
     let dir = common::scratch("csv-4of5");
     let csv = dir.join("t.csv");
-    std::fs::write(&csv, "position_id,win,win_g,win_bg,lose_g\n4HPwATDgc/ABMA,0.5,0.1,0,0.1\n").unwrap();
+    std::fs::write(
+        &csv,
+        "position_id,win,win_g,win_bg,lose_g\n4HPwATDgc/ABMA,0.5,0.1,0,0.1\n",
+    )
+    .unwrap();
     let e = format::csv::has_targets(&csv).unwrap_err().to_string();
     assert!(e.contains("4 of the 5 target columns; missing: lose_bg"), "{e}");
     std::fs::write(&csv, "position_id\n4HPwATDgc/ABMA\n").unwrap();

@@ -26,7 +26,11 @@
 //! | 36 | 20 | their standard errors (5 × f32; zero when absent) |
 //!
 //! The file is `64 + 56 × count` bytes; readers reject any other length, an unknown
-//! version, a record size they do not know, and a checksum mismatch.
+//! version, a record size they do not know, a checksum mismatch, and any record whose
+//! values are out of range ([`Record::check`]: a class byte that is not a dataset
+//! class, unknown flag bits, probabilities outside [0, 1], NaN, infinite or negative
+//! standard errors), naming the file and the record; reading the samples also refuses
+//! an invalid position key and a class byte that is not the position's class.
 
 use std::io::{Seek, SeekFrom, Write};
 use std::path::Path;
@@ -97,13 +101,19 @@ impl Record {
             ));
         }
         if self.flags > 1 {
-            return Err(format!("flags byte {:#04x} has unknown bits (only bit 0 is used)", self.flags));
+            return Err(format!(
+                "flags byte {:#04x} has unknown bits (only bit 0 is used)",
+                self.flags
+            ));
         }
         if self.probs.iter().any(|p| !(0.0..=1.0).contains(p)) {
             return Err(format!("probabilities {:?} outside [0, 1]", self.probs));
         }
         if self.se.iter().any(|e| !e.is_finite() || *e < 0.0) {
-            return Err(format!("standard errors {:?} are not finite numbers >= 0", self.se));
+            return Err(format!(
+                "standard errors {:?} are not finite numbers >= 0",
+                self.se
+            ));
         }
         if self.flags & 1 == 0 && self.se.iter().any(|&e| e != 0.0) {
             return Err(format!(
