@@ -198,6 +198,9 @@ impl Weights {
         let mut cur = Cursor { bytes, at: 0 };
         cur.word("the magic number").map_err(err)?;
         let version = f32::from_le_bytes(cur.word("the version").map_err(err)?);
+        if !(version.is_finite() && version > 0.0 && version < 1000.0) {
+            return Err(err(format!("bad version number {version} (expected e.g. 1.00)")));
+        }
         let mut nets = Vec::with_capacity(6);
         for n in 0.. {
             if !shapes.more(n, cur.at == bytes.len()) {
@@ -269,8 +272,12 @@ impl Weights {
             .unwrap_or("")
             .trim()
             .to_string();
-        if version.is_empty() || version.len() > 15 {
-            return Err(err(1, format!("bad version in '{first}'")));
+        let numeric = version.parse::<f32>().is_ok_and(|v| v.is_finite() && v > 0.0);
+        if version.is_empty() || version.len() > 15 || !numeric {
+            return Err(err(
+                1,
+                format!("bad version in '{first}' (expected a number such as 1.00)"),
+            ));
         }
         let mut nets = Vec::with_capacity(6);
         let mut lines = lines.filter(|(_, l)| !l.is_empty()).peekable();
@@ -322,7 +329,10 @@ impl Weights {
                         .parse::<f32>()
                         .map_err(|_| err(ln, format!("'{t}' is not a number")))?;
                     if !v.is_finite() {
-                        return Err(err(ln, format!("'{t}' in the {net_name} net is not a finite number")));
+                        return Err(err(
+                            ln,
+                            format!("'{t}' in the {net_name} net is not a finite number"),
+                        ));
                     }
                 }
             }
@@ -458,7 +468,12 @@ fn net_name(n: usize) -> String {
 /// would poison every evaluation (issue 19: such files loaded and gave an opening
 /// equity of -2.9998). Names the net and the value's place in the file's order.
 fn check_finite(net: &Net, n: usize) -> Result<(), String> {
-    let names = ["hidden weight", "output weight", "hidden threshold", "output threshold"];
+    let names = [
+        "hidden weight",
+        "output weight",
+        "hidden threshold",
+        "output threshold",
+    ];
     let mut offset = 0;
     for (array, what) in net.arrays().into_iter().zip(names) {
         if let Some(i) = array.iter().position(|v| !v.is_finite()) {
@@ -596,7 +611,9 @@ mod tests {
         for bad in ["nan", "NaN", "inf", "-inf", "1e999", "-1e39"] {
             let line_end = at + text[at..].find('\n').unwrap();
             let edited = format!("{}{bad}{}", &text[..at], &text[line_end..]);
-            let e = Weights::from_bytes(edited.as_bytes(), "w.weights").unwrap_err().to_string();
+            let e = Weights::from_bytes(edited.as_bytes(), "w.weights")
+                .unwrap_err()
+                .to_string();
             assert_eq!(
                 e,
                 format!("w.weights: line {ln}: '{bad}' in the crashed net is not a finite number")
@@ -606,7 +623,9 @@ mod tests {
             let mut w = tiny();
             let (inputs, hidden) = (w.nets[1].inputs, w.nets[1].hidden);
             w.nets[1].output_weights[3] = bad;
-            let e = Weights::from_bytes(&w.to_binary(), "w.wd").unwrap_err().to_string();
+            let e = Weights::from_bytes(&w.to_binary(), "w.wd")
+                .unwrap_err()
+                .to_string();
             assert_eq!(
                 e,
                 format!(
@@ -619,7 +638,21 @@ mod tests {
 
     #[test]
     fn weights_errors_say_no_line_0() {
-        let e = Weights::from_bytes(b"GNU Backgammon 1.00\n", "w.weights").unwrap_err().to_string();
+        // Found by the fuzz suite: a version that is not a number.
+        let e = Weights::from_bytes(b"GNU Backgammon 1.0NaN0\n", "w.weights")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("line 1: bad version in 'GNU Backgammon 1.0NaN0'"),
+            "{e}"
+        );
+        let mut bin = tiny().to_binary();
+        bin[4..8].copy_from_slice(&f32::NAN.to_le_bytes());
+        let e = Weights::from_bytes(&bin, "w.wd").unwrap_err().to_string();
+        assert!(e.contains("bad version number NaN"), "{e}");
+        let e = Weights::from_bytes(b"GNU Backgammon 1.00\n", "w.weights")
+            .unwrap_err()
+            .to_string();
         assert_eq!(e, "w.weights: file ends before the contact net (truncated?)");
     }
 }
