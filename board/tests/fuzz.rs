@@ -116,7 +116,10 @@ proptest! {
     fn fuzz_match_id(bytes in input(MATCH_IDS, &["A", "/", "+", "\u{e9}"])) {
         if let Ok(m) = MatchState::from_id(&text(&bytes)) {
             prop_assert!(m.validate().is_ok());
-            prop_assert_eq!(MatchState::from_id(&m.match_id().unwrap()).unwrap(), m);
+            // Encoding writes the larger die first (as gnubg does); an ID with the
+            // smaller first comes back with the same roll in that order.
+            let sorted = MatchState { dice: m.dice.map(|(a, b)| (a.max(b), a.min(b))), ..m };
+            prop_assert_eq!(MatchState::from_id(&m.match_id().unwrap()).unwrap(), sorted);
         }
     }
 
