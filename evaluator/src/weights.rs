@@ -198,7 +198,7 @@ impl Weights {
         let mut cur = Cursor { bytes, at: 0 };
         cur.word("the magic number").map_err(err)?;
         let version = f32::from_le_bytes(cur.word("the version").map_err(err)?);
-        if !(version.is_finite() && version > 0.0 && version < 1000.0) {
+        if !version_ok(version) {
             return Err(err(format!("bad version number {version} (expected e.g. 1.00)")));
         }
         let mut nets = Vec::with_capacity(6);
@@ -272,7 +272,7 @@ impl Weights {
             .unwrap_or("")
             .trim()
             .to_string();
-        let numeric = version.parse::<f32>().is_ok_and(|v| v.is_finite() && v > 0.0);
+        let numeric = version.parse::<f32>().is_ok_and(version_ok);
         if version.is_empty() || version.len() > 15 || !numeric {
             return Err(err(
                 1,
@@ -305,8 +305,10 @@ impl Weights {
                     .map_err(|_| err(ln, format!("'{s}' is not a number")))
             };
             let (inputs, hidden, outputs) = (num(f[0])?, num(f[1])?, num(f[2])?);
+            // The binary format keeps the count as an i32.
             let trained = f[3]
-                .parse::<i64>()
+                .parse::<i32>()
+                .map(i64::from)
                 .map_err(|_| err(ln, format!("'{}' is not a count of trained positions", f[3])))?;
             let (beta_hidden, beta_output) = (real(f[4])?, real(f[5])?);
             check_shape(shapes, n, inputs, hidden, outputs, beta_hidden, beta_output)
@@ -462,6 +464,12 @@ fn net_name(n: usize) -> String {
     NET_NAMES
         .get(n)
         .map_or_else(|| format!("net #{}", n + 1), |s| s.to_string())
+}
+
+/// A version number both formats can carry: finite, below 1000 and not 0 with two
+/// decimals (the binary format's `f32` is written back as text with two).
+fn version_ok(v: f32) -> bool {
+    v.is_finite() && v < 1000.0 && format!("{v:.2}").parse::<f32>().is_ok_and(|r| r > 0.0)
 }
 
 /// Every weight and threshold of a net must be a finite number: a NaN or infinity
