@@ -22,6 +22,10 @@ use crate::base64;
 /// Characters in a Match ID.
 pub const MATCH_ID_LEN: usize = 12;
 
+/// The longest match gnubg accepts (its `MAXSCORE`); a Match ID's 15-bit length field
+/// could say more, gnubg refuses it.
+pub const MAX_MATCH_LENGTH: u32 = 64;
+
 /// Who owns the cube.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum CubeOwner {
@@ -165,17 +169,29 @@ impl MatchState {
         }
         if let Some((a, b)) = self.dice {
             if !(1..=6).contains(&a) || !(1..=6).contains(&b) {
-                return Err(format!("dice {a}{b} are not both 1-6"));
+                return Err(format!("dice {a} and {b} are not both 1-6"));
             }
         }
-        if self.match_length > 0x7fff {
-            return Err(format!("match length {} exceeds 32767", self.match_length));
+        if self.match_length > MAX_MATCH_LENGTH {
+            return Err(format!(
+                "match length {} exceeds {MAX_MATCH_LENGTH} (gnubg's limit)",
+                self.match_length
+            ));
         }
         if self.match_length > 0 {
             if let Some(s) = self.score.iter().find(|&&s| s > self.match_length) {
                 return Err(format!(
                     "score {s} is above the match length {}",
                     self.match_length
+                ));
+            }
+            let away = self.match_length - 1;
+            let one_away = self.score.iter().filter(|&&s| s == away).count();
+            if self.crawford && (one_away != 1 || self.score.iter().any(|&s| s > away)) {
+                return Err(format!(
+                    "the Crawford flag is set at {}-{} in a {}-point match (the Crawford \
+                     game needs exactly one player 1-away)",
+                    self.score[0], self.score[1], self.match_length
                 ));
             }
         } else {
@@ -227,9 +243,12 @@ impl MatchState {
         Ok(base64::encode(&self.key()?, MATCH_ID_LEN))
     }
 
-    /// Decodes a gnubg Match ID, with gnubg's checks (dice 0-6, scores not above the
-    /// match length, no Crawford game in money play) and a few more that gnubg leaves
-    /// out (one die rolled without the other, cube owner 2, game state above 4).
+    /// Decodes a gnubg Match ID, with gnubg's checks (dice 0-6, match length at most
+    /// 64, scores not above the match length, no Crawford game in money play) and a few
+    /// more where gnubg silently changes or keeps an impossible state (one die rolled
+    /// without the other, cube owner 2, game state above 4, a Crawford flag without
+    /// exactly one player 1-away, which gnubg drops). Money sessions keep a running
+    /// score in gnubg, so a money game with a score is accepted.
     pub fn from_id(id: &str) -> Result<MatchState, MatchIdError> {
         let text = id.trim();
         let len = text.chars().count();
@@ -265,8 +284,16 @@ impl MatchState {
         let (d0, d1) = (get_bits(&key, 15, 3) as u8, get_bits(&key, 18, 3) as u8);
         let dice = match (d0, d1) {
             (0, 0) => None,
-            (a, b) if a > 6 || b > 6 || a == 0 || b == 0 => {
-                return Err(field(format!("dice {a}{b} are not both 1-6 (or both 0)")));
+            (a, b) if a == 0 || b == 0 => {
+                return Err(field(format!(
+                    "the dice fields say one die is rolled ({}) and the other is not",
+                    a.max(b)
+                )));
+            }
+            (a, b) if a > 6 || b > 6 => {
+                return Err(field(format!(
+                    "the dice fields hold {a} and {b}; each die is 1-6"
+                )));
             }
             (a, b) => Some((a, b)),
         };
@@ -365,7 +392,12 @@ mod tests {
         let mut key = MatchState::default().key().unwrap();
         key[1] |= 0x80; // die 1 = 1, die 2 = 0
         let id = base64::encode(&key, 12);
-        assert!(MatchState::from_id(&id).unwrap_err().to_string().contains("dice"));
+        // Issue 19: the dice named as what they are, not as a two-digit "01".
+        let e = MatchState::from_id(&id).unwrap_err().to_string();
+        assert!(
+            e.ends_with("the dice fields say one die is rolled (1) and the other is not"),
+            "{e}"
+        );
         assert!(MatchState::from_id("QYkqASAAIAA").is_err());
         assert!(MatchState::from_id("QYkqASAAIA.A")
             .unwrap_err()

@@ -95,6 +95,11 @@ fn parse_paths(text: &str) -> Result<Vec<Path>, String> {
                 if p >= points[k - 1] {
                     return Err(format!("'{token}' moves backwards or stands still"));
                 }
+                if p == 0 && stars > 0 {
+                    return Err(format!(
+                        "'{token}' marks a hit on 'off' (nothing can be hit there)"
+                    ));
+                }
                 hits.push(stars > 0);
             } else if p == 0 {
                 return Err(format!("'{token}' starts from off"));
@@ -109,6 +114,15 @@ fn parse_paths(text: &str) -> Result<Vec<Path>, String> {
     if paths.is_empty() {
         return Err("no moves given".into());
     }
+    // One roll moves at most 4 x 6 = 24 pips (bearing off with a larger die uses fewer
+    // pips than the die, never more), so `bar/off` (25 pips) can never be played.
+    let pips: u32 = paths
+        .iter()
+        .map(|p| u32::from(p.points[0] - p.points[p.points.len() - 1]) * u32::from(p.count))
+        .sum();
+    if pips > 24 {
+        return Err(format!("it moves {pips} pips (a roll moves at most 24)"));
+    }
     Ok(paths)
 }
 
@@ -122,13 +136,20 @@ pub fn parse_steps(text: &str) -> Result<Vec<Step>, MoveParseError> {
     };
     let paths = parse_paths(text).map_err(err)?;
     let mut steps = Vec::new();
+    // A point can be hit once in a play: the hitting checker then holds it, and the
+    // opponent cannot come back during the roll. So `6/5*(4)` is four checkers to 5 with
+    // one hit (standard notation writes a hit point's `*` once), never four hits.
+    let mut hit = [false; 26];
     for path in &paths {
         for _ in 0..path.count {
             for (k, w) in path.points.windows(2).enumerate() {
+                let to = usize::from(w[1]);
+                let hits = path.hits[k] && !hit[to];
+                hit[to] |= hits;
                 steps.push(Step {
                     from: w[0],
                     to: w[1],
-                    hit: path.hits[k],
+                    hit: hits,
                 });
             }
         }
@@ -270,5 +291,30 @@ mod tests {
         assert_eq!(s.len(), 4);
         assert!(s[1].hit && !s[0].hit);
         assert!(parse_steps("24/22 22/20 20/18 18/16 16/14").is_err());
+    }
+
+    /// Issue 19: "`evaluator notation -- '3/off*'`, `bar/off`, `6/5*(4)` are accepted".
+    #[test]
+    fn notation_3_off_hit_bar_off_and_6_5_hit_4_are_refused_or_read_right() {
+        for (text, needle) in [
+            ("3/off*", "hit on 'off'"),
+            ("bar/off", "25 pips"),
+            ("bar-h", "25 pips"),
+            ("bar/20/off", "25 pips"),
+            ("6/off(4) 5/off", "29 pips"),
+        ] {
+            let e = parse_steps(text).unwrap_err();
+            assert!(e.to_string().contains(needle), "{text}: {e}");
+            let e = start().parse_move(dice(6, 6), text).unwrap_err();
+            assert!(matches!(e, MoveParseError::Syntax { .. }), "{text}: {e}");
+        }
+        // Four checkers 6/5 with 11 hitting a blot on 5: one hit, not four.
+        let s = parse_steps("6/5*(4)").unwrap();
+        assert_eq!(s.iter().filter(|s| s.hit).count(), 1);
+        assert_eq!(crate::notation::format_standard(&s), "6/5*(4)");
+        let s = parse_steps("13/7*/5, 7/5*").unwrap();
+        assert_eq!(s.iter().map(|s| s.hit).collect::<Vec<_>>(), [true, false, true]);
+        // The 24 pips of 66 are still fine.
+        assert_eq!(parse_steps("24/18(4)").unwrap().len(), 4);
     }
 }

@@ -13,7 +13,7 @@
 //! * rules: in match play 1 = Crawford game; in money play bit 0 = Jacoby, bit 1 = beaver.
 //! * length: match length, 0 = money; maxcube: XG's cube limit (0 = cubeless).
 
-use crate::match_id::{CubeOwner, MatchState};
+use crate::match_id::{CubeOwner, MatchState, MAX_MATCH_LENGTH};
 use crate::position::{Position, PositionError, Side, BAR, SLOTS};
 
 /// A decoded XGID.
@@ -125,13 +125,20 @@ impl Xgid {
             }
             d => return Err(err(format!("dice '{d}' are not 00, D or two digits 1-6"))),
         };
-        let (score1, score2) = (int(5, "score1")?, int(6, "score2")?);
-        let rules = int(7, "rules")?;
-        let length = int(8, "match length")?;
-        let max_cube = int(9, "max cube")?;
-        if score1 < 0 || score2 < 0 || length < 0 || !(0..=3).contains(&rules) || max_cube < 0 {
-            return Err(err("scores, length, max cube must be >= 0 and rules 0-3".into()));
-        }
+        // Every number is range-checked as given, before it is narrowed: a value that
+        // does not fit is refused, never wrapped into another meaning.
+        let ranged = |k: usize, name: &str, max: i64| -> Result<u32, XgidError> {
+            let v = int(k, name)?;
+            if !(0..=max).contains(&v) {
+                return Err(err(format!("{name} {v} is not 0-{max}")));
+            }
+            Ok(v as u32)
+        };
+        let score1 = ranged(5, "score1", 0x7fff)?;
+        let score2 = ranged(6, "score2", 0x7fff)?;
+        let rules = ranged(7, "rules", 3)?;
+        let length = ranged(8, "match length", i64::from(MAX_MATCH_LENGTH))?;
+        let max_cube = ranged(9, "max cube", 15)?;
         let money = length == 0;
         let state = MatchState {
             cube: 1 << cube_log,
@@ -141,8 +148,8 @@ impl Xgid {
             turn: if double_offered { 1 - on_roll } else { on_roll },
             double_offered,
             dice,
-            match_length: length as u32,
-            score: [score2 as u32, score1 as u32],
+            match_length: length,
+            score: [score2, score1],
             jacoby: money && rules & 1 == 1,
             ..MatchState::default()
         };
@@ -160,7 +167,7 @@ impl Xgid {
             position,
             state,
             beaver: money && rules & 2 == 2,
-            max_cube: max_cube as u32,
+            max_cube,
         })
     }
 
@@ -240,13 +247,13 @@ mod tests {
     #[test]
     fn lower_case_to_move_puts_lower_case_on_roll() {
         // Upper case has moved 8/5 6/5 (31); lower case on roll with 52.
-        let text = "XGID=-b---BD-B---eE---c-e----B-:1:-1:-1:52:3:1:1:7:10";
+        let text = "XGID=-b---BD-B---eE---c-e----B-:1:-1:-1:52:6:1:1:7:10";
         let x = Xgid::parse(text).unwrap();
         let me = x.position.on_roll();
         assert_eq!(me[5], 5, "lower case still has five on its 6-point");
         let opp = x.position.opponent();
         assert_eq!((opp[4], opp[5], opp[7]), (2, 4, 2));
-        assert_eq!(x.state.score, [1, 3]);
+        assert_eq!(x.state.score, [1, 6]);
         assert_eq!((x.state.cube, x.state.cube_owner), (2, CubeOwner::Player0));
         assert!(x.state.crawford);
         assert_eq!(x.to_xgid(), text);
@@ -260,5 +267,30 @@ mod tests {
         assert!(e.to_string().contains("dice '77'"), "{e}");
         let e = Xgid::parse("XGID=-b----E-C---eE---c-e----B?:0:0:1:00:0:0:0:0:10").unwrap_err();
         assert!(e.to_string().contains("'?'"), "{e}");
+    }
+
+    /// Issue 19: "XGID fields are cast to u32 before validation: cube value 8589934592
+    /// is shown as a money game". 8589934592 = 2^33 wrapped to 0 (money) when cast.
+    #[test]
+    fn xgid_fields_cast_to_u32_before_validation() {
+        let start = "-b----E-C---eE---c-e----B-";
+        for (fields, needle) in [
+            (
+                "0:0:1:00:0:0:0:8589934592:10",
+                "match length 8589934592 is not 0-64",
+            ),
+            ("0:0:1:00:8589934592:0:0:9:10", "score1 8589934592 is not 0-32767"),
+            ("0:0:1:00:0:4294967297:0:0:10", "score2 4294967297 is not 0-32767"),
+            ("0:0:1:00:0:0:4294967297:9:10", "rules 4294967297 is not 0-3"),
+            ("0:0:1:00:0:0:0:0:4294967306", "max cube 4294967306 is not 0-15"),
+            ("8589934592:0:1:00:0:0:0:0:10", "cube exponent 8589934592"),
+            ("0:0:1:00:0:0:0:65:10", "match length 65 is not 0-64"),
+            ("0:0:1:00:0:0:0:99999999999999999999:10", "is not a number"),
+        ] {
+            let e = Xgid::parse(&format!("XGID={start}:{fields}")).unwrap_err();
+            assert!(e.to_string().contains(needle), "{fields}: {e}");
+        }
+        let x = Xgid::parse(&format!("XGID={start}:0:0:1:00:0:0:0:64:10")).unwrap();
+        assert_eq!(x.state.match_length, 64);
     }
 }

@@ -289,12 +289,13 @@ pub fn read(path: &Path) -> Result<BenchmarkSet, DatasetError> {
                 format!("the header's format is not \"{FORMAT}\""),
             ));
         }
-        let v = header.get("version").and_then(Value::as_u64);
-        if v != Some(u64::from(VERSION)) {
+        let v = header.get("version");
+        if v.and_then(Value::as_u64) != Some(u64::from(VERSION)) {
+            let found = v.map_or("missing".to_string(), Value::to_string);
             return Err(DatasetError::parse(
                 path,
                 n0 as u64 + 1,
-                format!("benchmark format version {v:?} is not supported (this program reads {VERSION})"),
+                format!("benchmark format version {found} is not supported (this program reads {VERSION})"),
             ));
         }
         for (n, l) in lines {

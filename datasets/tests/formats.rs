@@ -4,7 +4,7 @@
 mod common;
 
 use board::Position;
-use datasets::format::binary::{BinaryDataset, HEADER_SIZE, RECORD_SIZE};
+use datasets::format::binary::{BinaryDataset, Record, HEADER_SIZE, RECORD_SIZE};
 use datasets::format::gnubg_nn::{key_text, parse_key};
 use datasets::format::{self, Format, Sample};
 use proptest::prelude::*;
@@ -197,4 +197,88 @@ proptest! {
         prop_assert_eq!(round_trip(&s, Format::Csv, "p.csv"), s.clone());
         prop_assert_eq!(round_trip(&s, Format::Binary, "p.bin"), s);
     }
+}
+
+/// Rewrites record `at` of a binary dataset with `edit` and fixes the header checksum,
+/// so that only the value check can catch the change.
+fn with_record(good: &[u8], at: usize, edit: impl Fn(&mut Record)) -> Vec<u8> {
+    let mut bytes = good.to_vec();
+    let start = HEADER_SIZE + at * RECORD_SIZE;
+    let mut r: Record = bytemuck::pod_read_unaligned(&bytes[start..start + RECORD_SIZE]);
+    edit(&mut r);
+    bytes[start..start + RECORD_SIZE].copy_from_slice(bytemuck::bytes_of(&r));
+    let sum = datasets::rng::Fnv1a::of(&bytes[HEADER_SIZE..]);
+    bytes[32..40].copy_from_slice(&sum.to_le_bytes());
+    bytes
+}
+
+/// Issue 19: "`.bgds` records with NaN standard errors or class byte 77 pass
+/// `convert`/`supervised`".
+#[test]
+fn bgds_records_with_nan_standard_errors_or_class_byte_77_are_refused() {
+    let dir = common::scratch("bgds-values");
+    let bin = dir.join("v.bgds");
+    format::write(&bin, Format::Binary, &samples(6, true, 9)).unwrap();
+    let good = std::fs::read(&bin).unwrap();
+    let open_err = |bytes: Vec<u8>| {
+        std::fs::write(&bin, bytes).unwrap();
+        BinaryDataset::open(&bin).unwrap_err().to_string()
+    };
+    let name = bin.display().to_string();
+    let e = open_err(with_record(&good, 3, |r| r.se[2] = f32::NAN));
+    assert!(
+        e.starts_with(&format!("{name}: record 4 of 6: standard errors")),
+        "{e}"
+    );
+    assert!(e.contains("NaN"), "{e}");
+    let e = open_err(with_record(&good, 0, |r| r.se[0] = f32::INFINITY));
+    assert!(
+        e.starts_with(&format!("{name}: record 1 of 6: standard errors")),
+        "{e}"
+    );
+    let e = open_err(with_record(&good, 5, |r| r.class = 77));
+    assert!(
+        e.starts_with(&format!(
+            "{name}: record 6 of 6: class byte 77 is not a dataset class"
+        )),
+        "{e}"
+    );
+    let e = open_err(with_record(&good, 1, |r| r.probs[0] = f32::NAN));
+    assert!(e.contains("record 2 of 6: probabilities"), "{e}");
+    let e = open_err(with_record(&good, 2, |r| r.flags = 0x81));
+    assert!(e.contains("record 3 of 6: flags byte 0x81"), "{e}");
+    // A known class that is not the position's own is caught when the positions are read.
+    let other = datasets::class::DATASET_CLASSES
+        .iter()
+        .map(|&c| c as u8)
+        .find(|&c| c != good[HEADER_SIZE + 10])
+        .unwrap();
+    std::fs::write(&bin, with_record(&good, 0, |r| r.class = other)).unwrap();
+    let e = format::read(&bin, Format::Binary).unwrap_err().to_string();
+    assert!(
+        e.contains(&format!(
+            "record 1: class byte {other} but the position is of class"
+        )),
+        "{e}"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// Issue 19: "a CSV with 4 of 5 target columns is silently taken as positions-only".
+#[test]
+fn csv_with_4_of_5_target_columns_is_an_error() {
+    let dir = common::scratch("csv-4of5");
+    let csv = dir.join("t.csv");
+    std::fs::write(
+        &csv,
+        "position_id,win,win_g,win_bg,lose_g\n4HPwATDgc/ABMA,0.5,0.1,0,0.1\n",
+    )
+    .unwrap();
+    let e = format::csv::has_targets(&csv).unwrap_err().to_string();
+    assert!(e.contains("4 of the 5 target columns; missing: lose_bg"), "{e}");
+    std::fs::write(&csv, "position_id\n4HPwATDgc/ABMA\n").unwrap();
+    assert!(!format::csv::has_targets(&csv).unwrap());
+    std::fs::write(&csv, "position_id,win,win_g,win_bg,lose_g,lose_bg\n").unwrap();
+    assert!(format::csv::has_targets(&csv).unwrap());
+    std::fs::remove_dir_all(dir).unwrap();
 }

@@ -198,6 +198,9 @@ impl Weights {
         let mut cur = Cursor { bytes, at: 0 };
         cur.word("the magic number").map_err(err)?;
         let version = f32::from_le_bytes(cur.word("the version").map_err(err)?);
+        if !version_ok(version) {
+            return Err(err(format!("bad version number {version} (expected e.g. 1.00)")));
+        }
         let mut nets = Vec::with_capacity(6);
         for n in 0.. {
             if !shapes.more(n, cur.at == bytes.len()) {
@@ -236,6 +239,7 @@ impl Weights {
             ] {
                 array.iter_mut().for_each(|v| *v = values.next().unwrap());
             }
+            check_finite(&net, n).map_err(err)?;
             nets.push(net);
         }
         if cur.at != bytes.len() {
@@ -251,9 +255,14 @@ impl Weights {
     }
 
     fn from_text(bytes: &[u8], name: &str, shapes: Shapes) -> Result<Weights, WeightsError> {
+        // Line 0: the problem is not on one line (the file is not text, or ends early).
         let err = |line: usize, reason: String| WeightsError::Format {
             path: name.into(),
-            reason: format!("line {line}: {reason}"),
+            reason: if line == 0 {
+                reason
+            } else {
+                format!("line {line}: {reason}")
+            },
         };
         let text = std::str::from_utf8(bytes).map_err(|e| err(0, format!("not UTF-8 text ({e})")))?;
         let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l.trim()));
@@ -263,8 +272,12 @@ impl Weights {
             .unwrap_or("")
             .trim()
             .to_string();
-        if version.is_empty() || version.len() > 15 {
-            return Err(err(1, format!("bad version in '{first}'")));
+        let numeric = version.parse::<f32>().is_ok_and(version_ok);
+        if version.is_empty() || version.len() > 15 || !numeric {
+            return Err(err(
+                1,
+                format!("bad version in '{first}' (expected a number such as 1.00)"),
+            ));
         }
         let mut nets = Vec::with_capacity(6);
         let mut lines = lines.filter(|(_, l)| !l.is_empty()).peekable();
@@ -292,7 +305,11 @@ impl Weights {
                     .map_err(|_| err(ln, format!("'{s}' is not a number")))
             };
             let (inputs, hidden, outputs) = (num(f[0])?, num(f[1])?, num(f[2])?);
-            let trained = f[3].parse::<i64>().unwrap_or(0);
+            // The binary format keeps the count as an i32.
+            let trained = f[3]
+                .parse::<i32>()
+                .map(i64::from)
+                .map_err(|_| err(ln, format!("'{}' is not a count of trained positions", f[3])))?;
             let (beta_hidden, beta_output) = (real(f[4])?, real(f[5])?);
             check_shape(shapes, n, inputs, hidden, outputs, beta_hidden, beta_output)
                 .map_err(|r| err(ln, r))?;
@@ -313,8 +330,15 @@ impl Weights {
                     *v = t
                         .parse::<f32>()
                         .map_err(|_| err(ln, format!("'{t}' is not a number")))?;
+                    if !v.is_finite() {
+                        return Err(err(
+                            ln,
+                            format!("'{t}' in the {net_name} net is not a finite number"),
+                        ));
+                    }
                 }
             }
+            check_finite(&net, n).map_err(|r| err(0, r))?;
             nets.push(net);
         }
         if let Some((ln, extra)) = lines.next() {
@@ -442,6 +466,37 @@ fn net_name(n: usize) -> String {
         .map_or_else(|| format!("net #{}", n + 1), |s| s.to_string())
 }
 
+/// A version number both formats can carry: finite, below 1000 and not 0 with two
+/// decimals (the binary format's `f32` is written back as text with two).
+fn version_ok(v: f32) -> bool {
+    v.is_finite() && v < 1000.0 && format!("{v:.2}").parse::<f32>().is_ok_and(|r| r > 0.0)
+}
+
+/// Every weight and threshold of a net must be a finite number: a NaN or infinity
+/// would poison every evaluation (issue 19: such files loaded and gave an opening
+/// equity of -2.9998). Names the net and the value's place in the file's order.
+fn check_finite(net: &Net, n: usize) -> Result<(), String> {
+    let names = [
+        "hidden weight",
+        "output weight",
+        "hidden threshold",
+        "output threshold",
+    ];
+    let mut offset = 0;
+    for (array, what) in net.arrays().into_iter().zip(names) {
+        if let Some(i) = array.iter().position(|v| !v.is_finite()) {
+            return Err(format!(
+                "the {} net's value #{} ({what} {i}) is {}, not a finite number",
+                net_name(n),
+                offset + i,
+                array[i]
+            ));
+        }
+        offset += array.len();
+    }
+    Ok(())
+}
+
 fn check_shape(
     shapes: Shapes,
     n: usize,
@@ -551,5 +606,61 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("unexpected bytes"));
+    }
+
+    /// Issue 19: "`.wd`/`.weights` with nan, inf or 1e999 load (opening equity -2.9998)".
+    #[test]
+    fn weights_with_nan_inf_or_1e999_are_refused() {
+        let mut w = tiny();
+        w.nets[2].hidden_thresholds[1] = 12345.5;
+        let text = w.to_text();
+        let at = text.find("12345.5").unwrap();
+        let ln = text[..at].lines().count() + 1;
+        for bad in ["nan", "NaN", "inf", "-inf", "1e999", "-1e39"] {
+            let line_end = at + text[at..].find('\n').unwrap();
+            let edited = format!("{}{bad}{}", &text[..at], &text[line_end..]);
+            let e = Weights::from_bytes(edited.as_bytes(), "w.weights")
+                .unwrap_err()
+                .to_string();
+            assert_eq!(
+                e,
+                format!("w.weights: line {ln}: '{bad}' in the crashed net is not a finite number")
+            );
+        }
+        for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
+            let mut w = tiny();
+            let (inputs, hidden) = (w.nets[1].inputs, w.nets[1].hidden);
+            w.nets[1].output_weights[3] = bad;
+            let e = Weights::from_bytes(&w.to_binary(), "w.wd")
+                .unwrap_err()
+                .to_string();
+            assert_eq!(
+                e,
+                format!(
+                    "w.wd: the race net's value #{} (output weight 3) is {bad}, not a finite number",
+                    inputs * hidden + 3
+                )
+            );
+        }
+    }
+
+    #[test]
+    fn weights_errors_say_no_line_0() {
+        // Found by the fuzz suite: a version that is not a number.
+        let e = Weights::from_bytes(b"GNU Backgammon 1.0NaN0\n", "w.weights")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("line 1: bad version in 'GNU Backgammon 1.0NaN0'"),
+            "{e}"
+        );
+        let mut bin = tiny().to_binary();
+        bin[4..8].copy_from_slice(&f32::NAN.to_le_bytes());
+        let e = Weights::from_bytes(&bin, "w.wd").unwrap_err().to_string();
+        assert!(e.contains("bad version number NaN"), "{e}");
+        let e = Weights::from_bytes(b"GNU Backgammon 1.00\n", "w.weights")
+            .unwrap_err()
+            .to_string();
+        assert_eq!(e, "w.weights: file ends before the contact net (truncated?)");
     }
 }

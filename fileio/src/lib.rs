@@ -9,6 +9,8 @@
 //! outputs through a buffer and puts them in place on [`AtomicFile::commit`];
 //! [`persist`] finishes a file that another library wrote under a temporary name.
 //!
+//! [`checksum`] writes and checks `FILE.sha256` sidecars for formats without a checksum.
+//!
 //! Write errors are plain [`std::io::Error`]s: callers add the path and their own
 //! wording. Map errors are [`mmap::MapError`]s, which name the file.
 
@@ -17,6 +19,7 @@ use std::io::{self, BufWriter, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
+pub mod checksum;
 pub mod mmap;
 
 /// Writes `bytes` to `path` atomically: `path` ends up with exactly `bytes` (replacing

@@ -121,6 +121,16 @@ pub fn dump(db: &BearoffDb, target: &DumpTarget, name: &str) -> Result<String, B
     };
     let (pos, us, them) = match target {
         DumpTarget::Index(id) => {
+            // Checked as given: an index past the last pair is refused with the number
+            // the user gave, not the side it would wrap to.
+            let limit = per_side.saturating_mul(per_side);
+            if *id >= limit {
+                return Err(BearoffError::InvalidParameters(format!(
+                    "index {id} is outside this database: indices are 0-{} ({per_side} positions \
+                     per side, index = on roll x {per_side} + opponent)",
+                    limit.saturating_sub(1)
+                )));
+            }
             let (us, them) = (id / per_side, id % per_side);
             let b1 = side_of(&index, us)?;
             let b0 = side_of(&index, them)?;

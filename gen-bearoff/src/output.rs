@@ -3,6 +3,12 @@
 //! directory is synced too). On error (or drop before commit) the partial file is
 //! removed, so `<file>` is never left half-written.
 //!
+//! A database committed this way gets a `<file>.sha256` sidecar (see
+//! [`fileio::checksum`]), written atomically after the file is in place, since gnubg's
+//! formats carry no checksum; `verify` checks it, and
+//! [`crate::reader::BearoffDb::open_checked`] on request. Scratch files (checkpoints)
+//! are created with [`AtomicOutput::create_scratch`] and get none.
+//!
 //! The name `<file>.partial` is kept (not a unique one) because it is documented in the
 //! CLI and two-sided runs derive their resumable scratch files from it.
 
@@ -17,6 +23,7 @@ use crate::error::BearoffError;
 #[derive(Debug)]
 pub struct AtomicOutput {
     file: AtomicFile,
+    sidecar: bool,
 }
 
 /// The temporary name used for `target`.
@@ -27,12 +34,22 @@ pub fn partial_path(target: &Path) -> PathBuf {
 }
 
 impl AtomicOutput {
-    /// Creates `<target>.partial` (replacing a stale one), written through a 1 MiB buffer.
+    /// Creates `<target>.partial` (replacing a stale one), written through a 1 MiB
+    /// buffer; on commit, `<target>.sha256` is written beside the target.
     pub fn create(target: &Path) -> Result<AtomicOutput, BearoffError> {
+        AtomicOutput::open(target, true)
+    }
+
+    /// As [`AtomicOutput::create`], for a scratch file that gets no checksum sidecar.
+    pub fn create_scratch(target: &Path) -> Result<AtomicOutput, BearoffError> {
+        AtomicOutput::open(target, false)
+    }
+
+    fn open(target: &Path, sidecar: bool) -> Result<AtomicOutput, BearoffError> {
         let partial = partial_path(target);
         let file = AtomicFile::with_temp(target, partial.clone(), 1 << 20)
             .map_err(|e| BearoffError::io(&partial, "cannot create", e))?;
-        Ok(AtomicOutput { file })
+        Ok(AtomicOutput { file, sidecar })
     }
 
     /// The temporary path being written.
@@ -57,7 +74,13 @@ impl AtomicOutput {
             .map_err(|e| BearoffError::io(&partial, "cannot sync", e))?;
         self.file
             .commit()
-            .map_err(|e| BearoffError::io(&target, "cannot rename the finished file to", e))
+            .map_err(|e| BearoffError::io(&target, "cannot rename the finished file to", e))?;
+        if self.sidecar {
+            let side = fileio::checksum::sidecar_path(&target);
+            fileio::checksum::write_sidecar(&target)
+                .map_err(|e| BearoffError::io(&side, "cannot write the checksum", e))?;
+        }
+        Ok(())
     }
 }
 

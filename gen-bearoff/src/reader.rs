@@ -28,6 +28,15 @@ impl BearoffDb {
         BearoffDb::from_parts(file, header)
     }
 
+    /// Opens a database as [`BearoffDb::open`] does and first checks it against its
+    /// `FILE.sha256` sidecar when there is one (a mismatch is a corrupt file). This reads
+    /// the whole file, so [`BearoffDb::open`] (which does not) stays the fast path.
+    pub fn open_checked(path: impl AsRef<Path>) -> Result<BearoffDb, BearoffError> {
+        let path = path.as_ref();
+        check_sidecar(path)?;
+        BearoffDb::open(path)
+    }
+
     /// Opens a headerless file (gnubg's `-H`) with parameters the caller supplies.
     pub fn open_headerless(path: impl AsRef<Path>, kind: Kind) -> Result<BearoffDb, BearoffError> {
         let file = MappedFile::open(path.as_ref())?;
@@ -70,5 +79,17 @@ impl BearoffDb {
             BearoffDb::TwoSided(db) => db.path(),
             BearoffDb::Hypergammon(db) => db.path(),
         }
+    }
+}
+
+/// Checks `path` against its `FILE.sha256` sidecar: `Ok(true)` when it matches,
+/// `Ok(false)` when there is no sidecar, a corrupt-file error when they differ.
+pub fn check_sidecar(path: &Path) -> Result<bool, BearoffError> {
+    use fileio::checksum::Sidecar;
+    match fileio::checksum::check_sidecar(path) {
+        Ok(Sidecar::Matches) => Ok(true),
+        Ok(Sidecar::Missing) => Ok(false),
+        Ok(Sidecar::Mismatch(why)) => Err(BearoffError::corrupt(path, why)),
+        Err(e) => Err(BearoffError::io(path, "cannot check the checksum of", e)),
     }
 }

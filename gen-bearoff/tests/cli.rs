@@ -32,14 +32,27 @@ fn bad_flags_and_files_exit_2_with_one_message() {
     run_ok(&["one-sided", "-p", "3", "-o", f.to_str().unwrap(), "-q"]);
     let bytes = std::fs::read(&f).unwrap();
     std::fs::write(&f, &bytes[..bytes.len() - 3]).unwrap();
-    for cmd in [
-        vec!["verify", f.to_str().unwrap()],
-        vec!["dump", f.to_str().unwrap(), "-n", "5"],
-    ] {
-        let out = ours().args(&cmd).output().unwrap();
-        assert_eq!(out.status.code(), Some(2), "{cmd:?}");
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert!(err.contains("os3.bd") && err.contains("truncated"), "{err}");
+    let out = ours()
+        .args(["dump", f.to_str().unwrap(), "-n", "5"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("os3.bd") && err.contains("truncated"), "{err}");
+    // verify reports a damaged file as a problem found (exit 1, issue 19): first by its
+    // checksum sidecar, and without one by its size.
+    for sidecar in [true, false] {
+        if !sidecar {
+            std::fs::remove_file(dir.join("os3.bd.sha256")).unwrap();
+        }
+        let out = ours().args(["verify", f.to_str().unwrap()]).output().unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        let text = String::from_utf8_lossy(&out.stdout);
+        let want = if sidecar { "its sidecar" } else { "truncated" };
+        assert!(
+            text.contains("os3.bd: 1 problem(s)") && text.contains(want),
+            "{text}"
+        );
     }
     // A position outside the database is an error, not garbage.
     let f = dir.join("ts.bd");
@@ -66,7 +79,9 @@ fn output_is_written_atomically_and_quietly() {
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
-    assert_eq!(names, vec!["os4.bd".to_string()]);
+    let mut names = names;
+    names.sort();
+    assert_eq!(names, vec!["os4.bd".to_string(), "os4.bd.sha256".to_string()]);
     // A failing run (memory limit too small) leaves no file behind.
     let g = dir.join("ts.bd");
     let out = ours()
@@ -86,7 +101,7 @@ fn output_is_written_atomically_and_quietly() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("memory"));
-    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 2);
 }
 
 #[test]

@@ -26,8 +26,8 @@ fn interrupted_runs_resume_to_the_same_file() {
         run_ok(&args);
         assert_eq!(
             file_names(&dir),
-            vec!["full.bd"],
-            "the checkpoint is removed when done"
+            vec!["full.bd", "full.bd.sha256"],
+            "the checkpoint is removed when done; the checksum sidecar is written"
         );
         for stop in &stops {
             let part = p(&dir, "part.bd");
@@ -35,7 +35,10 @@ fn interrupted_runs_resume_to_the_same_file() {
             args.extend(&flags);
             let err = run_err(&args);
             assert!(err.contains("not converged") && err.contains("--resume"), "{err}");
-            assert_eq!(file_names(&dir), vec!["full.bd", "part.bd.ckpt"]);
+            assert_eq!(
+                file_names(&dir),
+                vec!["full.bd", "full.bd.sha256", "part.bd.ckpt"]
+            );
             // Without --resume the leftover checkpoint is not silently thrown away.
             let mut again = vec!["hyper", "-c", "2", "-q", "-o", &part];
             again.extend(&flags);
@@ -53,10 +56,15 @@ fn interrupted_runs_resume_to_the_same_file() {
                 std::fs::read(&part).unwrap() == std::fs::read(&full).unwrap(),
                 "{flags:?} stopped after {stop}"
             );
-            assert_eq!(file_names(&dir), vec!["full.bd", "part.bd"]);
+            assert_eq!(
+                file_names(&dir),
+                vec!["full.bd", "full.bd.sha256", "part.bd", "part.bd.sha256"]
+            );
             std::fs::remove_file(&part).unwrap();
+            std::fs::remove_file(format!("{part}.sha256")).unwrap();
         }
         std::fs::remove_file(&full).unwrap();
+        std::fs::remove_file(format!("{full}.sha256")).unwrap();
     }
     // A damaged checkpoint is an error naming it, not a wrong database.
     let part = p(&dir, "part.bd");

@@ -43,6 +43,14 @@ fn two_sided_runs_resume_from_their_last_level() {
             &f,
         ];
         assert!(run_err(&other).contains("interrupted run built 6x5"));
+        // Issue 19: nor can a size small enough to be built in memory, which used to
+        // ignore the stale state of another size.
+        let small = ["two-sided", "-p", "3", "-c", "3", "-q", "--resume", "-o", &f];
+        let err = run_err(&small);
+        assert!(
+            err.contains("interrupted run built 6x5") && err.contains("asks for 3x3"),
+            "{err}"
+        );
         let resume = [
             "two-sided",
             "-p",
@@ -64,10 +72,11 @@ fn two_sided_runs_resume_from_their_last_level() {
         );
         assert_eq!(
             file_names(&dir),
-            vec!["part.bd".to_string()],
+            vec!["part.bd".to_string(), "part.bd.sha256".to_string()],
             "temporary files removed"
         );
         std::fs::remove_file(&f).unwrap();
+        std::fs::remove_file(format!("{f}.sha256")).unwrap();
     }
     // A damaged state file is reported, naming it.
     let f = p("part.bd");
@@ -112,5 +121,8 @@ fn one_sided_reruns_replace_leftovers() {
         md5_hex(&std::fs::read(&f).unwrap()),
         "2064f9a56b23117d053a573c96a92fa2"
     );
-    assert_eq!(file_names(&dir), vec!["os5.bd".to_string()]);
+    assert_eq!(
+        file_names(&dir),
+        vec!["os5.bd".to_string(), "os5.bd.sha256".to_string()]
+    );
 }

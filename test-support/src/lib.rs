@@ -172,3 +172,71 @@ pub fn gnubg_python(body: &str, inputs: &[String], workers: usize) -> Vec<String
     std::fs::remove_dir_all(&dir).ok();
     lines
 }
+
+/// Cases per fuzz target: `BGKIT_FUZZ_CASES` when set (the long run of
+/// `scripts/fuzz.sh`), else `default` (a few seconds per target in CI).
+pub fn fuzz_cases(default: u32) -> u32 {
+    std::env::var("BGKIT_FUZZ_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// A mutated copy of `valid`: 1-8 random edits chosen by `seed` (bit flips, random or
+/// boundary bytes, insertions, deletions, truncation, a duplicated or moved chunk, and
+/// tokens from `dictionary` spliced in), the way a fuzzer derives inputs that get past
+/// a parser's first checks.
+pub fn mutate(seed: u64, valid: &[u8], dictionary: &[&str]) -> Vec<u8> {
+    let mut s = seed ^ 0x9e37_79b9_7f4a_7c15;
+    let mut next = move || {
+        // SplitMix64.
+        s = s.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = s;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    };
+    let mut out = valid.to_vec();
+    let edits = 1 + next() % 8;
+    for _ in 0..edits {
+        let len = out.len();
+        let at = if len == 0 {
+            0
+        } else {
+            (next() % len as u64) as usize
+        };
+        match next() % 10 {
+            0 if len > 0 => out[at] ^= 1 << (next() % 8),
+            1 if len > 0 => out[at] = next() as u8,
+            2 if len > 0 => out[at] = [0u8, 0xff, 0x7f, 0x80, b'0', b'9', b'-', b'\n'][(next() % 8) as usize],
+            3 => out.insert(at.min(len), next() as u8),
+            4 if len > 0 => {
+                out.remove(at);
+            }
+            5 => out.truncate(at),
+            6 if len > 0 => {
+                let n = ((next() % 16) as usize + 1).min(len - at);
+                let chunk = out[at..at + n].to_vec();
+                let to = (next() % (len as u64 + 1)) as usize;
+                out.splice(to..to, chunk);
+            }
+            7 if len > 4 && at + 4 <= len => {
+                // A 32-bit boundary value (little endian), for binary headers.
+                let v = [0u32, 1, u32::MAX, 0x7fff_ffff, 0x8000_0000, 0xffff][(next() % 6) as usize];
+                out[at..at + 4].copy_from_slice(&v.to_le_bytes());
+            }
+            _ if !dictionary.is_empty() => {
+                let tok = dictionary[(next() % dictionary.len() as u64) as usize].as_bytes();
+                let at = at.min(out.len());
+                if next() % 2 == 0 {
+                    let end = (at + tok.len()).min(out.len());
+                    out.splice(at..end, tok.iter().copied());
+                } else {
+                    out.splice(at..at, tok.iter().copied());
+                }
+            }
+            _ => out.push(next() as u8),
+        }
+    }
+    out
+}

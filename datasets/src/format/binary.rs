@@ -26,7 +26,11 @@
 //! | 36 | 20 | their standard errors (5 × f32; zero when absent) |
 //!
 //! The file is `64 + 56 × count` bytes; readers reject any other length, an unknown
-//! version, a record size they do not know, and a checksum mismatch.
+//! version, a record size they do not know, a checksum mismatch, and any record whose
+//! values are out of range ([`Record::check`]: a class byte that is not a dataset
+//! class, unknown flag bits, probabilities outside [0, 1], NaN, infinite or negative
+//! standard errors), naming the file and the record; reading the samples also refuses
+//! an invalid position key and a class byte that is not the position's class.
 
 use std::io::{Seek, SeekFrom, Write};
 use std::path::Path;
@@ -36,7 +40,7 @@ use bytemuck::{Pod, Zeroable};
 use fileio::mmap::{HeaderSpec, MappedFile};
 
 use super::Sample;
-use crate::class::dataset_class;
+use crate::class::{dataset_class, DATASET_CLASSES};
 use crate::error::DatasetError;
 use crate::rng::Fnv1a;
 
@@ -82,6 +86,42 @@ impl Record {
             probs: s.probs,
             se: s.se.unwrap_or([0.0; 5]),
         }
+    }
+
+    /// Checks the values a record can hold without decoding its position: a known class
+    /// byte, known flag bits, probabilities in [0, 1] and standard errors that are
+    /// finite and not negative (zero when absent). An error text says what is wrong.
+    pub fn check(&self) -> Result<(), String> {
+        if !DATASET_CLASSES.iter().any(|&c| c as u8 == self.class) {
+            let known: Vec<String> = DATASET_CLASSES.iter().map(|&c| (c as u8).to_string()).collect();
+            return Err(format!(
+                "class byte {} is not a dataset class ({})",
+                self.class,
+                known.join(", ")
+            ));
+        }
+        if self.flags > 1 {
+            return Err(format!(
+                "flags byte {:#04x} has unknown bits (only bit 0 is used)",
+                self.flags
+            ));
+        }
+        if self.probs.iter().any(|p| !(0.0..=1.0).contains(p)) {
+            return Err(format!("probabilities {:?} outside [0, 1]", self.probs));
+        }
+        if self.se.iter().any(|e| !e.is_finite() || *e < 0.0) {
+            return Err(format!(
+                "standard errors {:?} are not finite numbers >= 0",
+                self.se
+            ));
+        }
+        if self.flags & 1 == 0 && self.se.iter().any(|&e| e != 0.0) {
+            return Err(format!(
+                "standard errors {:?} without the flag that says they are present",
+                self.se
+            ));
+        }
+        Ok(())
     }
 
     /// The position of this record (an error text if the key is invalid).
@@ -183,6 +223,24 @@ impl BinaryDataset {
         )?;
         h.expect_checksum(32, Fnv1a::of(&file.bytes()[HEADER_SIZE..]))?;
         let flags = h.u32_at(20);
+        let records: &[Record] = bytemuck::try_cast_slice(&file.bytes()[HEADER_SIZE..])
+            .map_err(|e| DatasetError::file(path, format!("the records cannot be mapped: {e}")))?;
+        // The checksum only says the bytes are the ones written; every value is checked
+        // too, so a reader (a trainer mapping the records) never sees a NaN or an
+        // unknown class.
+        for (i, r) in records.iter().enumerate() {
+            r.check()
+                .map_err(|m| DatasetError::file(path, format!("record {} of {count}: {m}", i + 1)))?;
+            if flags & FLAG_SE != 0 && r.flags & 1 == 0 {
+                return Err(DatasetError::file(
+                    path,
+                    format!(
+                        "record {} of {count} has no standard errors, the header says every record has them",
+                        i + 1
+                    ),
+                ));
+            }
+        }
         Ok(BinaryDataset {
             count: count as usize,
             flags,
@@ -219,11 +277,15 @@ impl BinaryDataset {
             .iter()
             .enumerate()
             .map(|(i, r)| {
-                let bad =
-                    |m: String| DatasetError::parse(path, i as u64 + 1, format!("record {}: {m}", i + 1));
+                let bad = |m: String| DatasetError::file(path, format!("record {}: {m}", i + 1));
+                r.check().map_err(bad)?;
                 let position = r.position().map_err(bad)?;
-                if r.probs.iter().any(|p| !(0.0..=1.0).contains(p)) {
-                    return Err(bad(format!("probabilities {:?} outside [0, 1]", r.probs)));
+                let class = dataset_class(&position) as u8;
+                if r.class != class {
+                    return Err(bad(format!(
+                        "class byte {} but the position is of class {class}",
+                        r.class
+                    )));
                 }
                 Ok(Sample {
                     position,

@@ -116,16 +116,33 @@ pub fn read(path: &Path) -> Result<Vec<Sample>, DatasetError> {
     Ok(out)
 }
 
-/// Whether a CSV file's header has the five probability columns.
+/// Whether a CSV file's header has the five probability columns (false when it has
+/// none: a positions-only file). Some but not all five is an error naming the missing
+/// ones, never taken as positions-only.
 pub fn has_targets(path: &Path) -> Result<bool, DatasetError> {
     let file = std::fs::File::open(path).map_err(|e| DatasetError::io(path, e))?;
     let mut rdr = ::csv::ReaderBuilder::new().flexible(true).from_reader(file);
     let headers = rdr
         .headers()
         .map_err(|e| DatasetError::parse(path, 1, format!("cannot read the header: {e}")))?;
-    Ok(OUTPUT_NAMES
+    let missing: Vec<&str> = OUTPUT_NAMES
         .iter()
-        .all(|n| headers.iter().any(|h| h.trim() == *n)))
+        .copied()
+        .filter(|n| !headers.iter().any(|h| h.trim() == *n))
+        .collect();
+    match missing.len() {
+        0 => Ok(true),
+        n if n == OUTPUT_NAMES.len() => Ok(false),
+        _ => Err(DatasetError::parse(
+            path,
+            1,
+            format!(
+                "the header has {} of the 5 target columns; missing: {}",
+                OUTPUT_NAMES.len() - missing.len(),
+                missing.join(", ")
+            ),
+        )),
+    }
 }
 
 /// Reads the `position_id` column of a CSV file (the input of rollouts).

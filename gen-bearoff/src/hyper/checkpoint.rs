@@ -96,7 +96,7 @@ pub fn save<I: Iterator<Item = f64>>(
             meta.values
         )));
     }
-    let mut w = AtomicOutput::create(path)?;
+    let mut w = AtomicOutput::create_scratch(path)?;
     let partial = w.partial().to_path_buf();
     let io = |e| BearoffError::io(&partial, "cannot write checkpoint", e);
     w.write_all(&header_bytes(meta, hash.0)).map_err(io)?;

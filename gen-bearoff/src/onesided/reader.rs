@@ -201,7 +201,17 @@ impl OneSidedDb {
                 let first = db.entry(0)?;
                 let last = db.entry(count - 1)?;
                 let end = db.data_start + 2 * (last.0 + u64::from(last.1) + u64::from(last.3));
-                if first.0 != 0 || end != len {
+                if first.0 != 0 {
+                    return Err(BearoffError::corrupt(
+                        &path,
+                        format!(
+                            "the index says the first position's data starts at offset {} \
+                             (expected 0)",
+                            first.0
+                        ),
+                    ));
+                }
+                if end != len {
                     return Err(BearoffError::corrupt(
                         &path,
                         format!("the index says the data ends at byte {end}, the file has {len} bytes"),

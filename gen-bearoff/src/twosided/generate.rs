@@ -58,6 +58,11 @@ pub fn generate_two_sided(
     let mut plan = plan_for(&layout, params, run.memory_limit, run.band_limit)?;
     let state_path = TwoSidedRun::state_path(&run.scratch);
     let resumed = if plan.in_memory {
+        // A run small enough for memory keeps no state; but a --resume next to the
+        // state of another database is refused, not silently ignored.
+        if run.resume && state_path.exists() {
+            State::read(&state_path)?.check_params(&state_path, &plan)?;
+        }
         None
     } else if state_path.exists() {
         if !run.resume {

@@ -93,6 +93,21 @@ impl State {
 
     /// Whether this state belongs to `plan`'s database.
     pub(super) fn check(&self, path: &Path, plan: &TwoSidedPlan) -> Result<(), BearoffError> {
+        self.check_params(path, plan)?;
+        let covers = self.bands.first().map(|b| b.0) == Some(0)
+            && self.bands.last().map(|b| b.1) == Some(plan.n)
+            && self.bands.windows(2).all(|w| w[0].1 == w[1].0 && w[0].0 < w[0].1);
+        if !covers || self.level >= plan.level_records.len() {
+            return Err(BearoffError::corrupt(
+                path,
+                "bad state file: bands or level out of range",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Whether this state was written for the same points, checkers and cube setting.
+    pub(super) fn check_params(&self, path: &Path, plan: &TwoSidedPlan) -> Result<(), BearoffError> {
         let p = plan.params;
         if (self.points, self.checkers, self.cubeful) != (p.points, p.checkers, p.cubeful) {
             return Err(BearoffError::WrongKind {
@@ -107,15 +122,6 @@ impl State {
                     if p.cubeful { "cubeful" } else { "cubeless" }
                 ),
             });
-        }
-        let covers = self.bands.first().map(|b| b.0) == Some(0)
-            && self.bands.last().map(|b| b.1) == Some(plan.n)
-            && self.bands.windows(2).all(|w| w[0].1 == w[1].0 && w[0].0 < w[0].1);
-        if !covers || self.level >= plan.level_records.len() {
-            return Err(BearoffError::corrupt(
-                path,
-                "bad state file: bands or level out of range",
-            ));
         }
         Ok(())
     }
