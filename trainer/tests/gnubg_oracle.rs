@@ -200,7 +200,7 @@ fn gnubg_loads_trainer_weights() {
         let _ = std::fs::remove_file(dir.join("out.txt"));
         let status = Command::new(GNUBG)
             .args(["-t", "-q", "-r", "-P"])
-            .arg(&dir)
+            .arg(&*dir)
             .arg("-p")
             .arg(&script)
             .stdout(std::process::Stdio::null())

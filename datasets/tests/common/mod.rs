@@ -22,8 +22,9 @@ pub fn gnubg_evaluator() -> Option<Evaluator> {
 }
 
 /// A fresh scratch directory for one test.
-pub fn scratch(name: &str) -> PathBuf {
-    test_support::scratch("datasets", name)
+/// (removed when dropped, also when the test fails).
+pub fn scratch(name: &str) -> test_support::Scratch {
+    test_support::Scratch::new("datasets", name)
 }
 
 pub fn data(name: &str) -> PathBuf {

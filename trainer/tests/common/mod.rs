@@ -7,8 +7,9 @@ use std::path::PathBuf;
 pub use test_support::{dir_names, have, testdata, GNUBG, OS, TS, WD};
 
 /// A fresh scratch directory for one test.
-pub fn scratch(name: &str) -> PathBuf {
-    test_support::scratch("trainer", name)
+/// (removed when dropped, also when the test fails).
+pub fn scratch(name: &str) -> test_support::Scratch {
+    test_support::Scratch::new("trainer", name)
 }
 
 /// Runs the `trainer` binary.
