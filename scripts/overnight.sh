@@ -136,8 +136,8 @@ fi
 os="$dir/data/gnubg_os0.bd"
 ts="$dir/data/gnubg_ts0.bd"
 bearoff() {
-  "$bin/gen-bearoff" one-sided --points 6 -o "$os"
-  "$bin/gen-bearoff" two-sided --points 6 --checkers 6 -o "$ts"
+  "$bin/gen-bearoff" one-sided --points 6 -o "$os" --force
+  "$bin/gen-bearoff" two-sided --points 6 --checkers 6 -o "$ts" --force
   "$bin/gen-bearoff" verify --quiet "$os"
   "$bin/gen-bearoff" verify --quiet "$ts"
 }
@@ -176,7 +176,7 @@ step td td
 ref_wd=$gnubg_wd
 [ "$have_gnubg" = 0 ] && ref_wd="$dir/td/net.wd"
 benchset() {
-  "$bin/datasets" sample --weights "$ref_wd" --games "$BENCH_GAMES" --seed 9001 -o "$dir/bench-all.csv" \
+  "$bin/datasets" sample --weights "$ref_wd" --games "$BENCH_GAMES" --seed 9001 -o "$dir/bench-all.csv" --force \
     --quiet "${thread_args[@]}" "${dbs[@]}"
   awk 'NR == 1 || NR % 10 == 0' "$dir/bench-all.csv" >"$dir/bench-positions.csv"
   "$bin/datasets" benchmark build --weights "$ref_wd" --input "$dir/bench-positions.csv" -o "$dir/bench.jsonl" \
@@ -215,7 +215,7 @@ for r in $(seq 1 "$ROUNDS"); do
   roller=$current
   [ "$rollout_weights" = gnubg ] && roller=$gnubg_wd
   sample() {
-    "$bin/datasets" sample --weights "$current" --games "$SAMPLE_GAMES" --seed "$((100 + r))" -o "$rd/sampled.csv" \
+    "$bin/datasets" sample --weights "$current" --games "$SAMPLE_GAMES" --seed "$((100 + r))" -o "$rd/sampled.csv" --force \
       --quiet "${thread_args[@]}" "${dbs[@]}"
     head -n "$((MAX_POSITIONS + 1))" "$rd/sampled.csv" >"$rd/positions.csv"
   }

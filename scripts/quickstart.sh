@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job on small built-in defaults: build gnubg's standard bearoff databases
 # (one-sided 6x15, two-sided 6x6) into bgkit-data/, check them, and evaluate a few
-# positions with them (using gnubg's weights when they are installed).
+# positions with them (using gnubg's weights when they are installed). Run again, it
+# rebuilds them (--force: the databases in bgkit-data/ are this script's own).
 # BGKIT_BIN=DIR: use the bgkit binaries in DIR (no build).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -17,8 +18,8 @@ else
   cargo build --release -q -p gen-bearoff -p evaluator --manifest-path "$root/Cargo.toml"
   bin="${CARGO_TARGET_DIR:-$root/target}/release"
 fi
-"$bin/gen-bearoff" one-sided --points 6 -o "$data/gnubg_os0.bd"
-"$bin/gen-bearoff" two-sided --points 6 --checkers 6 -o "$data/gnubg_ts0.bd"
+"$bin/gen-bearoff" one-sided --points 6 -o "$data/gnubg_os0.bd" --force
+"$bin/gen-bearoff" two-sided --points 6 --checkers 6 -o "$data/gnubg_ts0.bd" --force
 "$bin/gen-bearoff" verify --quiet "$data/gnubg_os0.bd"
 "$bin/gen-bearoff" verify --quiet "$data/gnubg_ts0.bd"
 echo "databases in $data:"
