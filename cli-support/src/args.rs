@@ -63,13 +63,13 @@ pub struct BearoffArgs {
 #[derive(clap::Args, Clone, Debug)]
 pub struct JobArgs {
     /// Worker threads (default: one per core).
-    #[arg(long)]
+    #[arg(long, short = 'j')]
     pub threads: Option<usize>,
     /// Discard partial results of an earlier run instead of resuming.
     #[arg(long)]
     pub fresh: bool,
     /// No progress bar or summary.
-    #[arg(long)]
+    #[arg(long, short = 'q')]
     pub quiet: bool,
     /// Replace an existing output file (an output is never allowed to replace an
     /// input). An interrupted run's partial results are resumed without it.

@@ -28,7 +28,7 @@ pub struct Args {
     #[arg(long)]
     force: bool,
     /// No summary line.
-    #[arg(long)]
+    #[arg(long, short = 'q')]
     quiet: bool,
 }
 

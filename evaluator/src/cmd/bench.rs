@@ -36,7 +36,7 @@ pub struct Args {
     #[arg(long)]
     positions: Option<std::path::PathBuf>,
     /// Worker threads for the evaluation benchmark.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, short = 'j', default_value_t = 1)]
     threads: usize,
     /// Minimum seconds of timed work per measurement.
     #[arg(long, default_value_t = 3.0)]

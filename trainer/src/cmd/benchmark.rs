@@ -29,7 +29,7 @@ pub struct Args {
     #[arg(long, required = true)]
     set: Vec<PathBuf>,
     /// Worker threads (default: all cores). Results do not depend on it.
-    #[arg(long)]
+    #[arg(long, short = 'j')]
     threads: Option<usize>,
     /// Print one JSON object per player instead of a table.
     #[arg(long)]

@@ -33,7 +33,7 @@ pub struct Args {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Worker threads (default: all cores). Results do not depend on it.
-    #[arg(long)]
+    #[arg(long, short = 'j')]
     threads: Option<usize>,
     /// Print one JSON object instead of text.
     #[arg(long)]
@@ -45,7 +45,7 @@ pub struct Args {
     #[arg(long, requires = "record")]
     force: bool,
     /// No progress bar.
-    #[arg(long)]
+    #[arg(long, short = 'q')]
     quiet: bool,
     #[command(flatten)]
     data: BearoffArgs,

@@ -79,13 +79,19 @@ pub struct Args {
     #[arg(long)]
     seed: Option<u64>,
     /// New run directory.
-    #[arg(long, required_unless_present_any = ["resume", "bench"], conflicts_with = "resume")]
+    #[arg(
+        long,
+        short = 'o',
+        visible_alias = "output",
+        required_unless_present_any = ["resume", "bench"],
+        conflicts_with = "resume"
+    )]
     out: Option<PathBuf>,
     /// Continue the run in this directory from its checkpoint.
     #[arg(long, value_name = "DIR")]
     resume: Option<PathBuf>,
     /// Worker threads (default: all cores). Results do not depend on it.
-    #[arg(long)]
+    #[arg(long, short = 'j')]
     threads: Option<usize>,
     /// Stop after this many minutes of this session (after the batch in progress) and
     /// checkpoint; --resume continues.
@@ -107,7 +113,7 @@ pub struct Args {
     #[arg(long)]
     json: bool,
     /// No progress bar or epoch lines on stderr.
-    #[arg(long)]
+    #[arg(long, short = 'q')]
     quiet: bool,
 }
 

@@ -27,7 +27,13 @@ pub struct Args {
     #[arg(long)]
     games: u64,
     /// New run directory.
-    #[arg(long, required_unless_present = "resume", conflicts_with = "resume")]
+    #[arg(
+        long,
+        short = 'o',
+        visible_alias = "output",
+        required_unless_present = "resume",
+        conflicts_with = "resume"
+    )]
     out: Option<PathBuf>,
     /// Continue the run in this directory from its last checkpoint.
     #[arg(long, value_name = "DIR")]
@@ -68,7 +74,7 @@ pub struct Args {
     #[arg(long)]
     prune_moves: bool,
     /// Worker threads (default: all cores).
-    #[arg(long)]
+    #[arg(long, short = 'j')]
     threads: Option<usize>,
     /// Parallel scheme: async (each thread learns online on a snapshot and merges after
     /// every game; reproducible only with --threads 1) or sync (rounds of --batch games
@@ -106,7 +112,7 @@ pub struct Args {
     #[arg(long)]
     json: bool,
     /// No progress bar or benchmark lines on stderr.
-    #[arg(long)]
+    #[arg(long, short = 'q')]
     quiet: bool,
     #[command(flatten)]
     data: BearoffArgs,

@@ -82,7 +82,7 @@ struct RunArgs {
     /// The tournament file.
     file: PathBuf,
     /// Worker threads in this process (default: all cores).
-    #[arg(long)]
+    #[arg(long, short = 'j', visible_alias = "threads")]
     workers: Option<usize>,
     /// Wait for the current round (round) or cycle (cycle) to finish before starting
     /// games of the next; default: the file's setting.
@@ -106,7 +106,7 @@ struct RunArgs {
     #[arg(long)]
     json: bool,
     /// No progress bar.
-    #[arg(long)]
+    #[arg(long, short = 'q')]
     quiet: bool,
     #[command(flatten)]
     data: BearoffArgs,
@@ -152,13 +152,13 @@ struct ExportArgs {
     #[arg(long, value_name = "FILE")]
     collection: Option<PathBuf>,
     /// Worker threads (default: all cores).
-    #[arg(long)]
+    #[arg(long, short = 'j')]
     threads: Option<usize>,
     /// Replace existing record files.
     #[arg(long)]
     force: bool,
     /// No progress bar.
-    #[arg(long)]
+    #[arg(long, short = 'q')]
     quiet: bool,
     #[command(flatten)]
     data: BearoffArgs,
