@@ -25,7 +25,9 @@ fn extent(side: &Side) -> (usize, u32) {
     (back, side.iter().map(|&n| u32::from(n)).sum())
 }
 
-fn fits(pos: &Position, points: usize, checkers: u32) -> bool {
+/// Both sides of `pos` lie within the first `points` points with at most `checkers`
+/// checkers each: a database of that size covers it.
+pub(crate) fn fits(pos: &Position, points: usize, checkers: u32) -> bool {
     pos.sides().iter().all(|s| {
         let (back, n) = extent(s);
         back < points && n <= checkers

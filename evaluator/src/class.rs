@@ -4,6 +4,8 @@ use std::fmt;
 
 use board::Position;
 
+use crate::bearoff::fits;
+
 /// gnubg's position classes, numbered as its `positionclass` enum.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum PositionClass {
@@ -110,18 +112,9 @@ pub fn classify_shape(pos: &Position) -> PositionClass {
 /// it.
 pub fn classify_default_databases(pos: &Position) -> PositionClass {
     match classify_shape(pos) {
-        PositionClass::Race => {
-            let home = pos.sides().iter().all(|s| s[6..].iter().all(|&n| n == 0));
-            let small = pos
-                .sides()
-                .iter()
-                .all(|s| s.iter().map(|&n| u32::from(n)).sum::<u32>() <= 6);
-            match (home, small) {
-                (true, true) => PositionClass::Bearoff2,
-                (true, false) => PositionClass::Bearoff1,
-                _ => PositionClass::Race,
-            }
-        }
+        // The coverage test the evaluator applies to its databases' sizes.
+        PositionClass::Race if fits(pos, 6, 6) => PositionClass::Bearoff2,
+        PositionClass::Race if fits(pos, 6, 15) => PositionClass::Bearoff1,
         c => c,
     }
 }

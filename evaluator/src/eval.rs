@@ -215,7 +215,7 @@ impl<N: NetSource> Evaluator<N> {
     fn evaluate_uncached(&self, pos: &Position) -> Result<(Probabilities, PositionClass), EvalError> {
         let class = self.classify(pos);
         let mut out = [0f32; 5];
-        if is_net(class) {
+        if class.uses_net() {
             self.run_net(pos, class, &mut out);
             self.finish_net(pos, class, &mut out)?;
         } else {
@@ -248,7 +248,7 @@ impl<N: NetSource> Evaluator<N> {
                 }
             }
             let class = self.classify(pos);
-            if !is_net(class) {
+            if !class.uses_net() {
                 results.push((self.evaluate_table(pos, class)?, class));
                 self.remember_listed(pos, results[i]);
                 continue;
@@ -502,12 +502,4 @@ impl<N: NetSource> Evaluator<N> {
             best.map(|k| (k, invert(&values[k].0)))
         })
     }
-}
-
-/// Whether a class is evaluated by a net (rather than a table or the game's end).
-fn is_net(class: PositionClass) -> bool {
-    matches!(
-        class,
-        PositionClass::Race | PositionClass::Crashed | PositionClass::Contact
-    )
 }

@@ -256,7 +256,7 @@ pub fn from_spec(
     paths: &DataPaths,
     dbs: &mut Option<Arc<BearoffDbs>>,
 ) -> Result<Box<dyn Player>, TrainerError> {
-    let (name, spec) = crate::tourney::participant_arg(spec);
+    let (name, spec) = participant_arg(spec);
     let (base, plies) = split_plies(&spec)?;
     let name = name.unwrap_or_else(|| match (base, plies) {
         ("gnubg:", None) => "gnubg".into(),
@@ -334,15 +334,30 @@ impl Player for Named {
     }
 }
 
+/// Reads a player argument: `NAME=SPEC`, or a bare SPEC (a tournament names it with
+/// [`crate::tourney::default_name`]). A name holds no `/` or `:`.
+pub fn participant_arg(arg: &str) -> (Option<String>, String) {
+    if let Some((name, spec)) = arg.split_once('=') {
+        if !name.is_empty() && !name.contains(['/', ':']) {
+            return (Some(name.to_string()), spec.to_string());
+        }
+    }
+    (None, arg.to_string())
+}
+
+/// A description's `@N` lookahead suffix, as text: (the rest, the digits), if it ends
+/// in `@` and one or more digits.
+pub(crate) fn plies_suffix(spec: &str) -> Option<(&str, &str)> {
+    spec.rsplit_once('@')
+        .filter(|(_, n)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
 /// A description without its `@N` lookahead suffix, and N. A description that is an
 /// existing file keeps an `@` that is part of its name.
 fn split_plies(spec: &str) -> Result<(&str, Option<u32>), TrainerError> {
-    let Some((base, n)) = spec.rsplit_once('@') else {
+    let Some((base, n)) = plies_suffix(spec).filter(|_| !Path::new(spec).exists()) else {
         return Ok((spec, None));
     };
-    if Path::new(spec).exists() || n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) {
-        return Ok((spec, None));
-    }
     match n.parse::<u32>() {
         Ok(p) if p <= MAX_PLIES => Ok((base, Some(p))),
         _ => Err(TrainerError::Invalid(format!(

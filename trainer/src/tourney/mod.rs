@@ -42,24 +42,14 @@ pub use tournament::{Kind, Participant, Settings, Sync, Tournament};
 
 use crate::error::TrainerError;
 
-/// Reads a participant argument: `NAME=SPEC`, or a bare SPEC named after itself
-/// (`pubeval`, `random`, `gnubg`, or the file name of a weights file without its
-/// extension). A name holds no `/` or `:`.
-pub fn participant_arg(arg: &str) -> (Option<String>, String) {
-    if let Some((name, spec)) = arg.split_once('=') {
-        if !name.is_empty() && !name.contains(['/', ':']) {
-            return (Some(name.to_string()), spec.to_string());
-        }
-    }
-    (None, arg.to_string())
-}
+pub use crate::player::participant_arg;
 
 /// The name a player description gets when none is given (a lookahead suffix `@N`
 /// is kept: `gnubg:@2` is `gnubg@2`).
 pub fn default_name(spec: &str) -> String {
-    let (base, plies) = match spec.rsplit_once('@') {
-        Some((b, n)) if !n.is_empty() && n.bytes().all(|c| c.is_ascii_digit()) => (b, format!("@{n}")),
-        _ => (spec, String::new()),
+    let (base, plies) = match crate::player::plies_suffix(spec) {
+        Some((b, n)) => (b, format!("@{n}")),
+        None => (spec, String::new()),
     };
     let path = base.strip_prefix("gnubg:").unwrap_or(base);
     if path.is_empty() {
