@@ -5,8 +5,9 @@ The command-line pieces that bgkit's binaries (`evaluator`, `gen-bearoff`, `data
 (`--threads`, `--fresh`, `--quiet`), progress bars and notes on stderr, worker
 threads, the exit status with its one-line error message, the rule for outputs
 ([`outputs`]: an existing output needs `--force`, an output never replaces an input),
-and writes to stdout and stderr that never panic ([`stream`]: a closed stdout ends
-the command quietly with status 0, a failed stderr is ignored).
+writes to stdout and stderr that never panic ([`stream`]: a closed stdout ends
+the command quietly with status 0, a failed stderr is ignored), and what a benchmark
+ran on ([`about`]: version, git commit, CPU model, kernel).
 
 # Design
 
@@ -24,6 +25,7 @@ cargo forbids that cycle within one package. Plain values cross the boundary ins
 */
 #![deny(missing_docs)]
 
+pub mod about;
 pub mod args;
 pub mod outputs;
 pub mod progress;
@@ -31,6 +33,7 @@ pub mod status;
 pub mod stream;
 pub mod threads;
 
+pub use about::About;
 pub use args::{BearoffArgs, EngineArgs, JobArgs};
 pub use progress::{note, phase_bar, progress_bar};
 pub use status::exit_status;
