@@ -47,29 +47,87 @@ pub struct Row {
     pub dice: Option<(u8, u8, Dice)>,
 }
 
+/// How a command works through an input CSV: `-j/--threads` and `-q/--quiet`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct BatchArgs {
+    /// With --input: worker threads (default: one per core). The output is the same,
+    /// byte for byte, for any number.
+    #[arg(long, short = 'j', conflicts_with = "position_id")]
+    pub threads: Option<usize>,
+    /// No progress bar.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+/// The work of one command over the rows of a CSV: which columns it reads, its output
+/// header, and how it turns a row into output lines.
+pub struct RowJob<'a, I, F> {
+    /// The input (a path, or "-" for stdin).
+    pub path: &'a std::path::Path,
+    /// Whether rows carry `die1`, `die2`.
+    pub with_dice: bool,
+    /// The output's header line.
+    pub header: &'a str,
+    /// What the progress bar counts.
+    pub unit: &'a str,
+    /// Worker threads (`None`: one per core).
+    pub threads: Option<usize>,
+    /// No progress bar.
+    pub quiet: bool,
+    /// A worker's scratch state (e.g. a move generator), made once per task.
+    pub init: I,
+    /// The output text of one row (with its newline).
+    pub each: F,
+}
+
+/// Rows computed in parallel between two writes: enough to keep every thread busy, few
+/// enough that a closed output stops the command soon.
+const BLOCK_PER_THREAD: usize = 256;
+
 /// Reads a CSV (a path, or stdin for "-") with a `position_id` column (and `die1`,
-/// `die2` when `with_dice`), writes `header`, then calls `each` for every row. A row
-/// that cannot be read, or for which `each` fails, is reported on stderr with its file
-/// and line and skipped; the exit status is then 2.
-pub fn process_rows(
-    path: &std::path::Path,
-    with_dice: bool,
-    header: &str,
+/// `die2` when `with_dice`), writes `header`, then the text `each` makes of every row,
+/// in the input's order. Rows are computed on `threads` threads (a rayon pool) a block
+/// at a time, so the output is the same for any number of threads. A row that cannot
+/// be read, or for which `each` fails, is reported on stderr with its file and line
+/// (in order, where its output would have been) and skipped; the exit status is then
+/// 2. A failed write ends the command at once. A progress bar counts the rows unless
+/// `quiet`.
+pub fn process_rows<S, I, F>(
+    job: RowJob<I, F>,
     out: &mut impl std::io::Write,
-    mut each: impl FnMut(&Row, &mut dyn std::io::Write) -> Result<()>,
-) -> Result<std::process::ExitCode> {
-    let name = path.display().to_string();
-    let source: Box<dyn std::io::Read> = if name == "-" {
-        Box::new(std::io::stdin())
+) -> Result<std::process::ExitCode>
+where
+    I: Fn() -> S + Sync + Send,
+    F: Fn(&mut S, &Row) -> Result<String> + Sync + Send,
+{
+    use rayon::prelude::*;
+
+    let pool = cli_support::thread_pool(job.threads)?;
+    let quiet = job.quiet;
+    let name = job.path.display().to_string();
+    let stdin = name == "-";
+    // Standard input is read whole (it cannot be read twice: once to count the rows
+    // for the progress bar, once to process them).
+    let buffered = if stdin {
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes)
+            .context("cannot read standard input")?;
+        Some(bytes)
     } else {
-        Box::new(std::fs::File::open(path).with_context(|| format!("cannot open {name}"))?)
+        None
     };
-    let mut reader = csv::Reader::from_reader(source);
+    let open = || -> Result<Box<dyn std::io::Read + '_>> {
+        Ok(match &buffered {
+            Some(bytes) => Box::new(bytes.as_slice()),
+            None => Box::new(std::fs::File::open(job.path).with_context(|| format!("cannot open {name}"))?),
+        })
+    };
+    let mut reader = csv::Reader::from_reader(open()?);
     let headers = reader
         .headers()
         .with_context(|| format!("{name}: cannot read the CSV header"))?
         .clone();
-    let names: &[&str] = if with_dice {
+    let names: &[&str] = if job.with_dice {
         &["position_id", "die1", "die2"]
     } else {
         &["position_id"]
@@ -85,56 +143,67 @@ pub fn process_rows(
             })
         })
         .collect::<Result<Vec<_>>>()?;
-    writeln!(out, "{header}")?;
-    let mut errors = 0usize;
-    for (n, record) in reader.records().enumerate() {
-        let line = n + 2;
-        let result = record.context("malformed CSV").and_then(|r| {
-            let field = |k: usize| r.get(columns[k]).unwrap_or("").trim().to_string();
-            let id = field(0);
-            let pos = Position::from_id(&id)?;
-            let dice = if with_dice {
-                let die = |k: usize| -> Result<u8> {
-                    let t = field(k);
-                    t.parse().with_context(|| format!("die '{t}' is not a number"))
-                };
-                let (d1, d2) = (die(1)?, die(2)?);
-                Some((d1, d2, Dice::new(d1, d2)?))
-            } else {
-                None
+    writeln!(out, "{}", job.header)?;
+    // The bar's total: the records, counted in a first pass (only when it is drawn).
+    let total = if quiet {
+        0
+    } else {
+        csv::Reader::from_reader(open()?).byte_records().count() as u64
+    };
+    let bar = cli_support::progress_bar(total, job.unit, quiet);
+    let parse = |r: csv::StringRecord| -> Result<Row> {
+        let field = |k: usize| r.get(columns[k]).unwrap_or("").trim().to_string();
+        let id = field(0);
+        let pos = Position::from_id(&id)?;
+        let dice = if job.with_dice {
+            let die = |k: usize| -> Result<u8> {
+                let t = field(k);
+                t.parse().with_context(|| format!("die '{t}' is not a number"))
             };
-            Ok(Row { id, pos, dice })
-        });
-        // A bad row is reported and skipped; a failed write (a closed or full stdout)
-        // ends the command at once.
-        let result = match result {
-            Ok(row) => each(&row, out).map_err(|e| match e.downcast::<std::io::Error>() {
-                Ok(io) => Stop::Output(io),
-                Err(e) => Stop::Row(e),
-            }),
-            Err(e) => Err(Stop::Row(e)),
+            let (d1, d2) = (die(1)?, die(2)?);
+            Some((d1, d2, Dice::new(d1, d2)?))
+        } else {
+            None
         };
-        match result {
-            Ok(()) => {}
-            Err(Stop::Output(io)) => return Err(io.into()),
-            Err(Stop::Row(e)) => {
-                cli_support::errln!("evaluator: {name}:{line}: {e:#}");
-                errors += 1;
+        Ok(Row { id, pos, dice })
+    };
+    let block = BLOCK_PER_THREAD * pool.current_num_threads();
+    let mut records = reader.records().enumerate().peekable();
+    let mut errors = 0usize;
+    while records.peek().is_some() {
+        let rows: Vec<(usize, Result<Row>)> = records
+            .by_ref()
+            .take(block)
+            .map(|(n, record)| (n + 2, record.context("malformed CSV").and_then(&parse)))
+            .collect();
+        let done: Vec<(usize, Result<String>)> = pool.install(|| {
+            rows.into_par_iter()
+                .map_init(&job.init, |state, (line, row)| {
+                    let text = row.and_then(|row| (job.each)(state, &row));
+                    bar.inc(1);
+                    (line, text)
+                })
+                .collect()
+        });
+        // In the input's order: a bad row is reported and skipped; a failed write (a
+        // closed or full stdout) ends the command at once.
+        for (line, text) in done {
+            match text {
+                Ok(text) => out.write_all(text.as_bytes())?,
+                Err(e) => {
+                    bar.suspend(|| cli_support::errln!("evaluator: {name}:{line}: {e:#}"));
+                    errors += 1;
+                }
             }
         }
     }
     out.flush()?;
+    bar.finish_and_clear();
     if errors > 0 {
         cli_support::errln!("evaluator: {name}: {errors} bad row(s) skipped");
         return Ok(std::process::ExitCode::from(2));
     }
     Ok(std::process::ExitCode::SUCCESS)
-}
-
-/// Why a row was not written: the row itself, or the output.
-enum Stop {
-    Row(anyhow::Error),
-    Output(std::io::Error),
 }
 
 /// Lookahead options shared by `eval` and `best-move`.

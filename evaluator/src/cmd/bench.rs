@@ -4,7 +4,9 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::{bail, Result};
-use evaluator::{bench, corpus};
+use cli_support::About;
+use evaluator::bench::{self, Rate};
+use evaluator::corpus;
 
 use super::{engine_options, EngineArgs};
 
@@ -20,6 +22,10 @@ use super::{engine_options, EngineArgs};
 ///
 /// --movegen: move generation over 200 seeded random games, in distinct resulting
 /// positions per second (single thread).
+///
+/// Each figure is followed by the threads it ran on; with --repeat N, by the range of
+/// N runs after the median. The output starts with the version, commit, CPU, kernel
+/// and SIMD kernel.
 #[derive(clap::Args)]
 pub struct Args {
     #[command(flatten)]
@@ -35,25 +41,70 @@ pub struct Args {
     /// a `position_id` header are skipped), each with all 21 rolls.
     #[arg(long)]
     positions: Option<std::path::PathBuf>,
-    /// Worker threads for the evaluation benchmark.
-    #[arg(long, short = 'j', default_value_t = 1)]
-    threads: usize,
+    /// Worker threads for the evaluation benchmark (default: one per core). Each figure
+    /// states the threads it ran on.
+    #[arg(long, short = 'j', conflicts_with = "movegen")]
+    threads: Option<usize>,
     /// Minimum seconds of timed work per measurement.
     #[arg(long, default_value_t = 3.0)]
     seconds: f64,
+    /// Measure each figure N times and report the median and the range.
+    #[arg(long, default_value_t = 1, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1000))]
+    repeat: u32,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
+}
+
+/// A report with what it ran on, as one JSON object.
+#[derive(serde::Serialize)]
+struct Json<'a, R> {
+    #[serde(flatten)]
+    about: &'a About,
+    #[serde(flatten)]
+    report: &'a R,
+}
+
+/// A rate for the text output: the median, the range when measured more than once, and
+/// the threads.
+fn rate(r: &Rate) -> String {
+    let threads = match r.threads {
+        1 => "1 thread".to_string(),
+        n => format!("{n} threads"),
+    };
+    if r.repeat > 1 {
+        format!(
+            "{:.0} ({:.0} … {:.0}, {} runs; {threads})",
+            r.per_sec, r.per_sec_min, r.per_sec_max, r.repeat
+        )
+    } else {
+        format!("{:.0} ({threads})", r.per_sec)
+    }
+}
+
+/// The header of the text output: the build and the machine.
+fn header(about: &About, simd: Option<&str>) -> std::io::Result<()> {
+    cli_support::outln!(
+        "version:              {} (commit {})",
+        about.version,
+        about.git_commit
+    )?;
+    cli_support::outln!("cpu:                  {}", about.cpu)?;
+    cli_support::outln!("kernel:               {}", about.kernel)?;
+    if let Some(simd) = simd {
+        cli_support::outln!("simd kernel:          {simd}")?;
+    }
+    Ok(())
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
     if !(args.seconds > 0.0 && args.seconds.is_finite()) {
         bail!("--seconds must be a positive number, got {}", args.seconds);
     }
-    if args.threads == 0 {
-        bail!("--threads must be at least 1");
-    }
+    let threads = cli_support::thread_count(args.threads)?;
+    let repeat = args.repeat as usize;
     let time = Duration::from_secs_f64(args.seconds);
+    let about = About::collect(env!("CARGO_PKG_VERSION"));
     if args.movegen {
         let (corpus, label) = match &args.positions {
             Some(path) => (
@@ -62,19 +113,24 @@ pub fn run(args: Args) -> Result<ExitCode> {
             ),
             None => (corpus::movegen_corpus(), "200 random games".to_string()),
         };
-        let r = bench::movegen(&corpus, time);
+        let r = bench::movegen(&corpus, time, repeat);
         if args.json {
-            cli_support::outln!("{}", serde_json::to_string(&r)?)?;
+            let json = Json {
+                about: &about,
+                report: &r,
+            };
+            cli_support::outln!("{}", serde_json::to_string(&json)?)?;
         } else {
+            header(&about, None)?;
             cli_support::outln!(
-                "movegen corpus: {} (position, roll) pairs from {label}",
+                "movegen corpus:       {} (position, roll) pairs from {label}",
                 r.corpus_size
             )?;
-            cli_support::outln!("passes:         {} in {:.2} s", r.passes, r.seconds)?;
-            cli_support::outln!("positions/s:    {:.0}", r.positions_per_sec)?;
-            cli_support::outln!("movegens/s:     {:.0}", r.calls_per_sec)?;
+            cli_support::outln!("passes:               {} in {:.2} s", r.passes, r.seconds)?;
+            cli_support::outln!("positions/s:          {}", rate(&r.positions))?;
+            cli_support::outln!("movegens/s:           {}", rate(&r.movegens))?;
             cli_support::outln!(
-                "signature:      {} positions per pass, checksum {}",
+                "signature:            {} positions per pass, checksum {}",
                 r.positions_per_pass,
                 r.signature
             )?;
@@ -93,16 +149,21 @@ pub fn run(args: Args) -> Result<ExitCode> {
             corpus::contact_positions()
         },
         &corpus::best_move_pairs(),
-        args.threads,
+        threads,
         time,
+        repeat,
     );
     if args.json {
-        cli_support::outln!("{}", serde_json::to_string(&r)?)?;
+        let json = Json {
+            about: &about,
+            report: &r,
+        };
+        cli_support::outln!("{}", serde_json::to_string(&json)?)?;
     } else {
-        cli_support::outln!("threads:              {} ({} kernel)", r.threads, r.kernel)?;
+        header(&about, Some(&r.simd_kernel))?;
         cli_support::outln!(
-            "static evals/s:       {:.0} ({} {})",
-            r.static_evals_per_sec,
+            "static evals/s:       {} on {} {}",
+            rate(&r.static_evals),
             r.static_positions,
             if args.calibrate_boards {
                 "calibrate-style random boards"
@@ -110,10 +171,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 "contact positions"
             }
         )?;
-        cli_support::outln!("  batched (64/call):  {:.0}", r.static_evals_per_sec_batched)?;
+        cli_support::outln!("  batched (64/call):  {}", rate(&r.static_evals_batched))?;
         cli_support::outln!(
-            "best moves/s:         {:.0} ({} position/roll pairs)",
-            r.best_moves_per_sec,
+            "best moves/s:         {} on {} position/roll pairs",
+            rate(&r.best_moves),
             r.best_move_positions
         )?;
         cli_support::outln!("signature:            {}", r.signature)?;

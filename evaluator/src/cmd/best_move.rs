@@ -8,7 +8,7 @@ use anyhow::{bail, Result};
 use board::MoveGen;
 use evaluator::search::FILTERS_NORMAL;
 
-use super::{EngineArgs, SearchArgs};
+use super::{BatchArgs, EngineArgs, RowJob, SearchArgs};
 
 /// Choose the best move by cubeless money equity, as gnubg does (0 ply unless
 /// --plies; deeper searches use gnubg's "normal" move filters).
@@ -16,13 +16,17 @@ use super::{EngineArgs, SearchArgs};
 /// With --input FILE.csv (columns `position_id,die1,die2`): CSV
 /// `position_id,die1,die2,best_move,best_after_id`, the move in gnubg's notation and the
 /// position after it from the mover's side (as `moves` writes it); both empty when no
-/// move is legal. With --position-id and --dice: the move, its equity and the ID.
+/// move is legal; rows in the input's order on any number of threads. With
+/// --position-id and --dice: the move, its equity and the ID, or with --json one JSON
+/// object.
 #[derive(clap::Args)]
 pub struct Args {
     #[command(flatten)]
     engine: EngineArgs,
     #[command(flatten)]
     search: SearchArgs,
+    #[command(flatten)]
+    batch: BatchArgs,
     /// CSV file with columns position_id,die1,die2 ("-" for stdin).
     #[arg(long, conflicts_with = "position_id")]
     input: Option<PathBuf>,
@@ -32,37 +36,74 @@ pub struct Args {
     /// The roll, e.g. --dice 3 1.
     #[arg(long, num_args = 2, value_names = ["D1", "D2"])]
     dice: Vec<u8>,
+    /// With --position-id: print one JSON object instead of the line.
+    #[arg(long, conflicts_with = "input")]
+    json: bool,
+}
+
+/// One decision, as `--json` prints it (the move fields are null when no move is legal).
+#[derive(serde::Serialize)]
+struct Report {
+    position_id: String,
+    dice: [u8; 2],
+    plies: u32,
+    best_move: Option<String>,
+    best_move_gnubg: Option<String>,
+    equity: Option<f32>,
+    best_after_id: Option<String>,
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
     let ev = args.search.evaluator(&args.engine)?;
     let (plies, look) = (args.search.plies, args.search.lookahead());
-    let mut gen = MoveGen::new();
     let mut out = BufWriter::new(cli_support::stdout());
     match (&args.input, &args.position_id) {
-        (Some(path), None) => {
-            let header = "position_id,die1,die2,best_move,best_after_id";
-            super::process_rows(path, true, header, &mut out, |row, out| {
-                let (d1, d2, dice) = row.dice.expect("dice requested");
-                match ev.best_move_plied(&mut gen, &row.pos, dice, plies, &FILTERS_NORMAL, look)? {
-                    Some((m, _)) => writeln!(
-                        out,
-                        "{},{d1},{d2},{},{}",
-                        row.id,
-                        m.gnubg_notation(),
-                        m.result.position_id()
-                    )?,
-                    None => writeln!(out, "{},{d1},{d2},,", row.id)?,
-                }
-                Ok(())
-            })
-        }
+        (Some(path), None) => super::process_rows(
+            RowJob {
+                path,
+                with_dice: true,
+                header: "position_id,die1,die2,best_move,best_after_id",
+                unit: "moves",
+                threads: args.batch.threads,
+                quiet: args.batch.quiet,
+                init: MoveGen::new,
+                each: |gen: &mut MoveGen, row: &super::Row| {
+                    let (d1, d2, dice) = row.dice.expect("dice requested");
+                    Ok(
+                        match ev.best_move_plied(gen, &row.pos, dice, plies, &FILTERS_NORMAL, look)? {
+                            Some((m, _)) => format!(
+                                "{},{d1},{d2},{},{}\n",
+                                row.id,
+                                m.gnubg_notation(),
+                                m.result.position_id()
+                            ),
+                            None => format!("{},{d1},{d2},,\n", row.id),
+                        },
+                    )
+                },
+            },
+            &mut out,
+        ),
         (None, Some(id)) => {
             let pos = super::parse_position(id)?;
             let dice = super::parse_dice(&args.dice)?;
-            match ev.best_move_plied(&mut gen, &pos, dice, plies, &FILTERS_NORMAL, look)? {
-                Some((m, eq)) => writeln!(out, "{}\t{eq:+.6}\t{}", m.notation(), m.result.position_id())?,
-                None => writeln!(out, "no legal move")?,
+            let best = ev.best_move_plied(&mut MoveGen::new(), &pos, dice, plies, &FILTERS_NORMAL, look)?;
+            if args.json {
+                let report = Report {
+                    position_id: pos.position_id(),
+                    dice: [args.dice[0], args.dice[1]],
+                    plies,
+                    best_move: best.as_ref().map(|(m, _)| m.notation()),
+                    best_move_gnubg: best.as_ref().map(|(m, _)| m.gnubg_notation()),
+                    equity: best.as_ref().map(|(_, eq)| *eq),
+                    best_after_id: best.as_ref().map(|(m, _)| m.result.position_id()),
+                };
+                writeln!(out, "{}", serde_json::to_string(&report)?)?;
+            } else {
+                match best {
+                    Some((m, eq)) => writeln!(out, "{}\t{eq:+.6}\t{}", m.notation(), m.result.position_id())?,
+                    None => writeln!(out, "no legal move")?,
+                }
             }
             out.flush()?;
             Ok(ExitCode::SUCCESS)

@@ -8,26 +8,49 @@ use anyhow::{bail, Result};
 use board::Player;
 use evaluator::eval::{invert, money_equity};
 
-use super::{EngineArgs, SearchArgs};
+use super::{BatchArgs, EngineArgs, RowJob, SearchArgs};
 
 /// Evaluate positions, cubeless, as gnubg does (0 ply unless --plies).
 ///
 /// With --input FILE.csv (a `position_id` column): CSV
 /// `position_id,class,p_win,p_wg,p_wbg,p_lg,p_lbg`, probabilities for the side on roll
 /// (gammons include backgammons), class as gnubg numbers it (0 over, 4 bearoff2,
-/// 6 bearoff1, 8 race, 9 crashed, 10 contact). With --position-id: a readable report.
+/// 6 bearoff1, 8 race, 9 crashed, 10 contact), rows in the input's order on any number
+/// of threads. With --position-id: a readable report, or with --json one JSON object.
 #[derive(clap::Args)]
 pub struct Args {
     #[command(flatten)]
     engine: EngineArgs,
     #[command(flatten)]
     search: SearchArgs,
+    #[command(flatten)]
+    batch: BatchArgs,
     /// CSV file with a position_id column ("-" for stdin).
     #[arg(long, conflicts_with = "position_id")]
     input: Option<PathBuf>,
     /// One position to evaluate.
     #[arg(long)]
     position_id: Option<String>,
+    /// With --position-id: print one JSON object instead of the report.
+    #[arg(long, conflicts_with = "input")]
+    json: bool,
+}
+
+/// One position's evaluation, as `--json` prints it.
+#[derive(serde::Serialize)]
+struct Report {
+    position_id: String,
+    class: u8,
+    class_name: String,
+    plies: u32,
+    pips_on_roll: u32,
+    pips_opponent: u32,
+    p_win: f32,
+    p_wg: f32,
+    p_wbg: f32,
+    p_lg: f32,
+    p_lbg: f32,
+    equity: f32,
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
@@ -36,25 +59,48 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let mut out = BufWriter::new(cli_support::stdout());
     match (&args.input, &args.position_id) {
         (Some(path), None) => super::process_rows(
-            path,
-            false,
-            "position_id,class,p_win,p_wg,p_wbg,p_lg,p_lbg",
-            &mut out,
-            |row, out| {
-                let class = ev.classify(&row.pos);
-                let p = ev.evaluate_plied(&row.pos, plies, look)?;
-                writeln!(
-                    out,
-                    "{},{},{:?},{:?},{:?},{:?},{:?}",
-                    row.id, class as u8, p[0], p[1], p[2], p[3], p[4]
-                )?;
-                Ok(())
+            RowJob {
+                path,
+                with_dice: false,
+                header: "position_id,class,p_win,p_wg,p_wbg,p_lg,p_lbg",
+                unit: "positions",
+                threads: args.batch.threads,
+                quiet: args.batch.quiet,
+                init: || (),
+                each: |_: &mut (), row: &super::Row| {
+                    let class = ev.classify(&row.pos);
+                    let p = ev.evaluate_plied(&row.pos, plies, look)?;
+                    Ok(format!(
+                        "{},{},{:?},{:?},{:?},{:?},{:?}\n",
+                        row.id, class as u8, p[0], p[1], p[2], p[3], p[4]
+                    ))
+                },
             },
+            &mut out,
         ),
         (None, Some(id)) => {
             let pos = super::parse_position(id)?;
             let class = ev.classify(&pos);
             let p = ev.evaluate_plied(&pos, plies, look)?;
+            if args.json {
+                let report = Report {
+                    position_id: pos.position_id(),
+                    class: class as u8,
+                    class_name: class.to_string(),
+                    plies,
+                    pips_on_roll: pos.pips(Player::OnRoll),
+                    pips_opponent: pos.pips(Player::Opponent),
+                    p_win: p[0],
+                    p_wg: p[1],
+                    p_wbg: p[2],
+                    p_lg: p[3],
+                    p_lbg: p[4],
+                    equity: money_equity(&p),
+                };
+                writeln!(out, "{}", serde_json::to_string(&report)?)?;
+                out.flush()?;
+                return Ok(ExitCode::SUCCESS);
+            }
             write!(out, "{}", board::render(&pos, board::Variant::Backgammon))?;
             writeln!(out, " class: {class} ({}), {plies}-ply", class as u8)?;
             writeln!(

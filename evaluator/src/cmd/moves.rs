@@ -65,22 +65,33 @@ pub fn run(args: Args) -> Result<ExitCode> {
 }
 
 fn batch(path: &std::path::Path, out: &mut impl Write) -> Result<ExitCode> {
-    let mut gen = MoveGen::new();
+    // One thread and no bar, as before: `moves` takes no --threads.
     super::process_rows(
-        path,
-        true,
-        "position_id,die1,die2,n_moves,after_ids",
-        out,
-        |row, out| {
-            let (d1, d2, dice) = row.dice.expect("dice requested");
-            let mut ids: Vec<String> = gen
-                .positions(&row.pos, dice)
-                .iter()
-                .map(|p| p.position_id())
-                .collect();
-            ids.sort_unstable();
-            writeln!(out, "{},{d1},{d2},{},{}", row.id, ids.len(), ids.join(" "))?;
-            Ok(())
+        super::RowJob {
+            path,
+            with_dice: true,
+            header: "position_id,die1,die2,n_moves,after_ids",
+            unit: "positions",
+            threads: Some(1),
+            quiet: true,
+            init: MoveGen::new,
+            each: |gen: &mut MoveGen, row: &super::Row| {
+                let (d1, d2, dice) = row.dice.expect("dice requested");
+                let mut ids: Vec<String> = gen
+                    .positions(&row.pos, dice)
+                    .iter()
+                    .map(|p| p.position_id())
+                    .collect();
+                ids.sort_unstable();
+                Ok(format!(
+                    "{},{d1},{d2},{},{}
+",
+                    row.id,
+                    ids.len(),
+                    ids.join(" ")
+                ))
+            },
         },
+        out,
     )
 }
