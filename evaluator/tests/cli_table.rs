@@ -18,12 +18,26 @@ fn table(input: &str, dice_input: &str) -> Vec<Vec<String>> {
         v(&["moves", "--position-id", ID, "--dice", "3", "1"]),
         v(&["moves", "--input", dice_input]),
         v(&["eval", "--position-id", ID]),
+        v(&["eval", "--position-id", ID, "--json"]),
         v(&["eval", "--input", input]),
+        v(&["eval", "--input", input, "-j", "2", "-q"]),
         v(&["best-move", "--position-id", ID, "--dice", "3", "1"]),
+        v(&["best-move", "--position-id", ID, "--dice", "3", "1", "--json"]),
         v(&["best-move", "--input", dice_input]),
+        v(&["best-move", "--input", dice_input, "--threads", "2"]),
         v(&["bench", "--movegen", "--seconds", "0.01"]),
+        v(&[
+            "bench",
+            "--movegen",
+            "--seconds",
+            "0.01",
+            "--repeat",
+            "2",
+            "--json",
+        ]),
         v(&["bench", "--seconds", "0.01"]),
         v(&["bench", "--seconds", "0.01", "--json"]),
+        v(&["bench", "--seconds", "0.01", "-j", "2", "--repeat", "2"]),
     ]
 }
 
@@ -88,9 +102,11 @@ fn eval_input_into_a_closed_pipe_stops_at_the_first_failed_write() {
     let (input, _) = inputs(&dir);
     // 400 rows do not fit in what a closed pipe swallows only when written one by one:
     // no "Broken pipe" line per row.
-    let r = stdout_closed(BIN, &["eval", "--input", &input]);
-    assert_eq!(r.code, Some(0), "{}", r.stderr);
-    assert_eq!(r.stderr, "");
+    for threads in ["1", "2"] {
+        let r = stdout_closed(BIN, &["eval", "--input", &input, "-j", threads]);
+        assert_eq!(r.code, Some(0), "{}", r.stderr);
+        assert_eq!(r.stderr, "");
+    }
 }
 
 #[test]
@@ -99,6 +115,7 @@ fn a_missing_input_is_one_error() {
         ["eval", "--input", "/no/such/in.csv"],
         ["moves", "--input", "/no/such/in.csv"],
         ["best-move", "--input", "/no/such/in.csv"],
+        ["best-move", "-j2", "--input=/no/such/in.csv"],
         ["bench", "--movegen", "--positions=/no/such/in.csv"],
     ] {
         if args[0] != "moves" && args[0] != "bench" && !have(&[WD, OS, TS]) {
