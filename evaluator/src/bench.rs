@@ -297,6 +297,25 @@ mod tests {
     }
 
     #[test]
+    fn a_measurement_runs_on_the_threads_it_reports() {
+        // 64 items as the batched measurement times them (64 calls, one task each), and
+        // as it did before issue 19 (one task of 64: one thread, whatever the pool).
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+        let items: Vec<usize> = (0..64).collect();
+        for (chunk, want) in [(1, 2), (64, 1)] {
+            let seen = std::sync::Mutex::new(std::collections::BTreeSet::new());
+            pool.install(|| {
+                throughput(&items, chunk, Duration::ZERO, |_| {
+                    seen.lock().unwrap().insert(rayon::current_thread_index());
+                    std::thread::sleep(Duration::from_millis(1));
+                })
+            });
+            assert_eq!(seen.into_inner().unwrap().len(), want, "chunk {chunk}");
+            assert_eq!(threads_used(2, items.len(), chunk), want);
+        }
+    }
+
+    #[test]
     fn movegen_repeats_each_measurement() {
         let corpus = crate::corpus::movegen_corpus();
         let corpus = &corpus[..50];
