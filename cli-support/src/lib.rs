@@ -25,6 +25,7 @@ cargo forbids that cycle within one package. Plain values cross the boundary ins
 #![deny(missing_docs)]
 
 pub mod args;
+pub mod docs;
 pub mod outputs;
 pub mod progress;
 pub mod status;
