@@ -27,6 +27,7 @@ cargo forbids that cycle within one package. Plain values cross the boundary ins
 
 pub mod about;
 pub mod args;
+pub mod docs;
 pub mod outputs;
 pub mod progress;
 pub mod status;

@@ -169,3 +169,48 @@ pub fn case_missing_input(tool: &str, bin: &str, args: &[&str], missing: &str) {
     let r = run(bin, args);
     assert_error(tool, &r, missing, args);
 }
+
+/// Runs `bin args` with a file-size limit of `kib` KiB (RLIMIT_FSIZE, set by the shell
+/// with `ulimit -f`; SIGXFSZ ignored), so that a write past the limit fails with EFBIG
+/// as a write on a full disk fails with ENOSPC: the same error path of every writer.
+pub fn disk_full(bin: &str, args: &[&str], kib: u64) -> Run {
+    // POSIX sh counts `ulimit -f` in 512-byte blocks.
+    let script = format!("trap '' XFSZ; ulimit -f {}; exec \"$0\" \"$@\"", kib * 2);
+    let o = Command::new("sh")
+        .arg("-c")
+        .arg(script)
+        .arg(bin)
+        .args(args)
+        .output()
+        .unwrap();
+    finish("disk full:", args, o)
+}
+
+/// A write fails for lack of space: one `tool: …` error naming `needle` (the file),
+/// exit 2, and `dir` holds afterwards exactly the files `keep` (no temporary file left
+/// behind, nothing the user had lost).
+pub fn case_disk_full(
+    tool: &str,
+    bin: &str,
+    args: &[&str],
+    kib: u64,
+    needle: &str,
+    dir: &Path,
+    keep: &[&str],
+) {
+    let r = disk_full(bin, args, kib);
+    assert_error(tool, &r, needle, args);
+    assert!(
+        r.stderr.contains("File too large"),
+        "{args:?}: the write error is reported: {}",
+        r.stderr
+    );
+    let mut left: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    let mut want: Vec<String> = keep.iter().map(|s| s.to_string()).collect();
+    want.sort();
+    assert_eq!(left, want, "{args:?}: files left in {}", dir.display());
+}
