@@ -29,6 +29,7 @@ pub mod about;
 pub mod args;
 pub mod docs;
 pub mod outputs;
+pub mod parse;
 pub mod progress;
 pub mod status;
 pub mod stream;
@@ -36,6 +37,7 @@ pub mod threads;
 
 pub use about::About;
 pub use args::{BearoffArgs, EngineArgs, JobArgs};
+pub use parse::parse;
 pub use progress::{note, phase_bar, progress_bar};
 pub use status::exit_status;
 pub use stream::{stdout, Stdout};

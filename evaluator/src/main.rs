@@ -25,10 +25,17 @@ enum Command {
     Notation(cmd::notation::Args),
     Show(cmd::show::Args),
     Bench(cmd::bench::Args),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell) on stdout.
+    Completions(cli_support::docs::CompletionsArgs),
+    /// Write the man pages (this tool and every subcommand) into a directory.
+    Man(cli_support::docs::ManArgs),
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match cli_support::parse::<Cli>("evaluator") {
+        Ok(cli) => cli,
+        Err(status) => return status,
+    };
     let result = match cli.command {
         Command::Eval(args) => cmd::eval::run(args),
         Command::BestMove(args) => cmd::best_move::run(args),
@@ -36,6 +43,10 @@ fn main() -> ExitCode {
         Command::Notation(args) => cmd::notation::run(args),
         Command::Show(args) => cmd::show::run(args),
         Command::Bench(args) => cmd::bench::run(args),
+        Command::Completions(args) => {
+            cli_support::docs::completions::<Cli>(&args).map(|()| ExitCode::SUCCESS)
+        }
+        Command::Man(args) => cli_support::docs::write_man_pages::<Cli>(&args).map(|_| ExitCode::SUCCESS),
     };
     cli_support::exit_status("evaluator", result)
 }

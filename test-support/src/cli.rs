@@ -214,3 +214,80 @@ pub fn case_disk_full(
     want.sort();
     assert_eq!(left, want, "{args:?}: files left in {}", dir.display());
 }
+
+/// Shell completions and man pages (`TOOL completions SHELL`, `TOOL man -o DIR`): the
+/// bash script registers the tool and offers every subcommand in `subcommands`, and
+/// passes `bash -n`; zsh and fish scripts name the tool; the man pages are one per
+/// subcommand (`TOOL-SUB.1`, nested ones too, listed in `pages`), each a roff page with
+/// its title; a second `man` run without `--force` is refused and changes nothing.
+pub fn case_shell_docs(tool: &str, bin: &str, subcommands: &[&str], pages: &[&str], dir: &Path) {
+    let o = Command::new(bin).args(["completions", "bash"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    let script = String::from_utf8(o.stdout).unwrap();
+    let function = format!("_{}", tool.replace('-', "__"));
+    assert!(
+        script.contains(&format!("complete -F {function}"))
+            || script.contains(&format!("-F {function} {tool}")),
+        "bash registers {tool}: {}",
+        &script[script.len().saturating_sub(300)..]
+    );
+    for sub in subcommands {
+        assert!(script.contains(sub), "bash completes {sub}");
+    }
+    let file = dir.join("completion.bash");
+    std::fs::write(&file, &script).unwrap();
+    let syntax = Command::new("bash").arg("-n").arg(&file).status().unwrap();
+    assert!(syntax.success(), "bash -n accepts the script");
+    let registered = Command::new("bash")
+        .arg("-c")
+        .arg(format!("source {} && complete -p {tool}", file.display()))
+        .output()
+        .unwrap();
+    assert!(
+        String::from_utf8_lossy(&registered.stdout).contains(tool),
+        "sourcing the script registers {tool}"
+    );
+    for shell in ["zsh", "fish"] {
+        let o = Command::new(bin).args(["completions", shell]).output().unwrap();
+        assert_eq!(o.status.code(), Some(0), "{shell}");
+        assert!(String::from_utf8_lossy(&o.stdout).contains(tool), "{shell}");
+    }
+    let man = dir.join("man1");
+    let args = ["man", "-o", man.to_str().unwrap()];
+    let r = run(bin, &args);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let mut written = crate::dir_names(&man);
+    written.sort();
+    let mut want: Vec<String> = std::iter::once(format!("{tool}.1"))
+        .chain(pages.iter().map(|p| format!("{tool}-{p}.1")))
+        .collect();
+    want.sort();
+    assert_eq!(written, want, "one page per subcommand");
+    for page in &want {
+        let text = std::fs::read_to_string(man.join(page)).unwrap();
+        let title = page.trim_end_matches(".1");
+        assert!(text.contains(&format!(".TH {title} 1")), "{page} has its title");
+    }
+    let before = std::fs::read(man.join(&want[0])).unwrap();
+    let r = run(bin, &args);
+    assert_error(tool, &r, "exists (use --force to replace it)", &args);
+    assert_eq!(std::fs::read(man.join(&want[0])).unwrap(), before);
+}
+
+/// A usage error (an unknown flag) is one `tool: …` line pointing to the subcommand's
+/// `--help`, exit 2, as every other error.
+pub fn case_usage_error(tool: &str, bin: &str, sub: &[&str]) {
+    let mut args: Vec<&str> = sub.to_vec();
+    args.push("--no-such-flag");
+    let r = run(bin, &args);
+    let see = format!("(see '{} --help')", [&[tool], sub].concat().join(" "));
+    assert_error(tool, &r, "unexpected argument '--no-such-flag' found", &args);
+    assert!(r.stderr.trim_end().ends_with(&see), "{args:?}: {}", r.stderr);
+    let r = run(bin, &[]);
+    assert_error(
+        tool,
+        &r,
+        &format!("a subcommand is required (see '{tool} --help')"),
+        &[],
+    );
+}

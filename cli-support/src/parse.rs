@@ -1,0 +1,134 @@
+//! Parsing the command line with clap, with clap's errors in every tool's one form: a
+//! single line `tool: message (see 'tool sub --help')` and status 2, instead of clap's
+//! own `error: …` block. `--help` and `--version` print on stdout as usual (status 0;
+//! a full stdout is an error, a closed pipe is not), through the non-panicking
+//! [`stdout`](crate::stdout).
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::error::ErrorKind;
+use clap::Parser;
+
+/// The parsed command line, or the status to exit with after help, the version or a
+/// usage error has been printed.
+pub fn parse<C: Parser>(program: &str) -> Result<C, ExitCode> {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    C::try_parse_from(&args).map_err(|e| report(program, &command_path(&C::command(), &args), &e))
+}
+
+/// The subcommand the arguments name, as `tool sub subsub` (words that are a
+/// subcommand's name, in order; options and values skipped).
+pub fn command_path(cmd: &clap::Command, args: &[std::ffi::OsString]) -> String {
+    let mut path = vec![cmd.get_name().to_string()];
+    let mut cmd = cmd;
+    for arg in args.iter().skip(1) {
+        if arg == "--" {
+            break;
+        }
+        if let Some(sub) = arg.to_str().and_then(|a| cmd.find_subcommand(a)) {
+            path.push(sub.get_name().to_string());
+            cmd = sub;
+        }
+    }
+    path.join(" ")
+}
+
+/// Prints what clap has to say (help, version, or a usage error as one `tool:` line
+/// pointing to `command --help`) and returns the exit status.
+pub fn report(program: &str, command: &str, e: &clap::Error) -> ExitCode {
+    match e.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            let text = e.render().to_string();
+            let written = (|| -> std::io::Result<()> {
+                let mut out = crate::stdout();
+                out.write_all(text.as_bytes())?;
+                out.flush()
+            })();
+            crate::exit_status(program, written.map(|()| ExitCode::SUCCESS).map_err(Into::into))
+        }
+        _ => {
+            crate::errln!("{program}: {}", message(&e.render().to_string(), command));
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// clap's rendered error as one line: the error, its tips, and where to read more
+/// (`command --help`).
+pub fn message(rendered: &str, command: &str) -> String {
+    let mut text = String::new();
+    for raw in rendered.lines() {
+        let line = raw.trim();
+        if let Some(first) = line.strip_prefix("error: ") {
+            text = first.to_string();
+        } else if let Some(tip) = line.strip_prefix("tip: ") {
+            text.push_str("; ");
+            text.push_str(tip);
+        } else if raw.starts_with(' ') && !line.is_empty() && !text.is_empty() {
+            // The error's own list (e.g. the missing arguments), one per line.
+            if !text.ends_with(':') {
+                text.push(',');
+            }
+            text.push(' ');
+            text.push_str(line);
+        } else if line.starts_with("Usage:") || line.starts_with("For more information") {
+            break;
+        }
+    }
+    if text.is_empty() {
+        // A kind without an `error:` line (help shown for a missing subcommand).
+        text = "a subcommand is required".to_string();
+    }
+    format!("{text} (see '{command} --help')")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[derive(Parser, Debug)]
+    #[command(name = "toy")]
+    enum Toy {
+        /// Play.
+        Play {
+            #[arg(long)]
+            games: u64,
+        },
+    }
+
+    fn line(args: &[&str]) -> String {
+        let e = Toy::try_parse_from(args).unwrap_err();
+        let os: Vec<std::ffi::OsString> = args.iter().map(Into::into).collect();
+        message(&e.render().to_string(), &command_path(&Toy::command(), &os))
+    }
+
+    #[test]
+    fn clap_errors_become_one_line() {
+        assert_eq!(
+            line(&["toy", "play", "--games", "x"]),
+            "invalid value 'x' for '--games <GAMES>': invalid digit found in string (see 'toy play --help')"
+        );
+        assert_eq!(
+            line(&["toy", "play", "--game", "3"]),
+            "unexpected argument '--game' found; a similar argument exists: '--games' (see 'toy play --help')"
+        );
+        assert_eq!(
+            line(&["toy", "play"]),
+            "the following required arguments were not provided: --games <GAMES> (see 'toy play --help')"
+        );
+        let missing = line(&["toy"]);
+        assert!(
+            missing.contains("subcommand") && missing.ends_with("(see 'toy --help')"),
+            "{missing}"
+        );
+        assert!(!line(&["toy", "play", "--games", "x"]).contains('\n'));
+    }
+
+    #[test]
+    fn help_and_version_are_not_errors() {
+        let e = Toy::try_parse_from(["toy", "--help"]).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::DisplayHelp);
+    }
+}
