@@ -1,6 +1,7 @@
 //! `trainer supervised`: supervised training of one class's net on rollout data.
 
-use cli_support::{progress_bar, thread_count};
+use cli_support::progress::progress_bar_until;
+use cli_support::thread_count;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -90,7 +91,8 @@ pub struct Args {
     /// Continue the run in this directory from its checkpoint.
     #[arg(long, value_name = "DIR")]
     resume: Option<PathBuf>,
-    /// Worker threads (default: all cores). Results do not depend on it.
+    /// Worker threads (default: all cores; with --resume, the run's own count). Results
+    /// do not depend on it.
     #[arg(long, short = 'j')]
     threads: Option<usize>,
     /// Stop after this many minutes of this session (after the batch in progress) and
@@ -118,7 +120,8 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let threads = thread_count(args.threads)?;
+    let mut threads = thread_count(args.threads)?;
+    let mut previous_threads = None;
     if let Some(n) = args.bench {
         if n == 0 {
             bail!("--bench needs at least 1 position");
@@ -153,6 +156,17 @@ pub fn run(args: Args) -> Result<ExitCode> {
             ];
             if let Some((flag, _)) = given.iter().find(|(_, g)| *g) {
                 bail!("--{flag} cannot be given with --resume (a resumed run keeps its settings)");
+            }
+            let before = trainer::supervised::state::load_state(dir)?.threads;
+            match args.threads {
+                None if before > 0 => threads = before,
+                _ if before > 0 && before != threads => previous_threads = Some(before),
+                _ => {}
+            }
+            if let (Some(b), false) = (previous_threads, args.quiet) {
+                cli_support::errln!(
+                    "note: the run used {b} threads; this session uses {threads} (--threads)"
+                );
             }
             let data = (!args.data.is_empty()).then_some(args.data.as_slice());
             let mut run = Run::resume(dir, data, threads)?;
@@ -210,7 +224,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let s = run.state();
     let per_epoch = s.train_positions;
     let total = per_epoch * u64::from(s.settings.epochs);
-    let bar = progress_bar(total, "positions", args.quiet);
+    let bar = progress_bar_until(total, "positions", args.quiet, deadline);
     bar.set_position(per_epoch * u64::from(s.epoch) + s.epoch_rows);
     bar.reset_eta();
     let quiet = args.quiet;
@@ -277,6 +291,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             "train_seconds": s.train_seconds,
             "elapsed_seconds": s.elapsed_seconds,
             "threads": threads,
+            "previous_threads": previous_threads,
         });
         cli_support::outln!("{summary}")?;
     } else {
@@ -307,6 +322,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
             "{rate:.0} positions/s in training batches, {:.0} s in all",
             s.elapsed_seconds
         )?;
+        if let Some(b) = previous_threads {
+            cli_support::outln!("threads: {threads} in this session ({b} before)")?;
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
