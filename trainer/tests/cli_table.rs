@@ -270,6 +270,15 @@ fn a_missing_input_is_one_error() {
             "--out",
             s(&dir.join("r")),
         ],
+        vec![
+            "supervised",
+            "--data",
+            m,
+            "--class",
+            "all",
+            "--out",
+            s(&dir.join("all")),
+        ],
         vec!["duel", "--a", m, "--b", "random", "--games", "2"],
     ] {
         case_missing_input(TOOL, BIN, &args, m);

@@ -217,7 +217,7 @@ fn td_ordered_is_the_default_and_lag_belongs_to_it() {
     let set = &json(&out.join("state.json"))["settings"];
     assert_eq!(
         (set["parallel"].as_str(), set["lag"].as_u64()),
-        (Some("ordered"), Some(3))
+        (Some("ordered"), Some(1))
     );
     let o = small(&dir.join("b"), "10", &["--parallel", "async", "--lag", "2"]);
     assert_eq!(o.status.code(), Some(2));

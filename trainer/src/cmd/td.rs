@@ -18,7 +18,7 @@ use super::{data_paths, BearoffArgs};
 /// The default parallel scheme.
 pub const DEFAULT_PARALLEL: Parallel = Parallel::Ordered;
 /// The default lag of the ordered scheme.
-pub const DEFAULT_LAG: u64 = 3;
+pub const DEFAULT_LAG: u64 = 1;
 /// The default round of the sync scheme and block of the ordered scheme: for ordered
 /// the largest divisor of 100 that divides the checkpoint and benchmark cadences (they
 /// fall on block ends), so that a block is 100 games with the default cadences.
@@ -134,7 +134,7 @@ pub struct Args {
     #[arg(long)]
     batch: Option<u64>,
     /// Games the ordered scheme's snapshots lag behind (0 = plain online learning,
-    /// no parallelism) [default: 3].
+    /// no parallelism) [default: 1].
     #[arg(long)]
     lag: Option<u64>,
     /// Seed of the initial weights and the dice [default: 1].
