@@ -135,7 +135,10 @@ impl std::str::FromStr for Classes {
         if s == "all" {
             return Ok(Classes(NetClass::ALL.to_vec()));
         }
-        let list = s.split(',').map(str::parse).collect::<Result<Vec<NetClass>, String>>()?;
+        let list = s
+            .split(',')
+            .map(str::parse)
+            .collect::<Result<Vec<NetClass>, String>>()?;
         for (i, c) in list.iter().enumerate() {
             if list[..i].contains(c) {
                 return Err(format!("class '{c}' is listed twice"));
@@ -214,7 +217,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
             };
             let out = args.out.as_ref().expect("clap requires --out");
             super::prepare_run_dir(out, &inputs(&args), args.force)?;
-            (Run::create(out, settings, &args.data, start, threads)?, threads, None)
+            (
+                Run::create(out, settings, &args.data, start, threads)?,
+                threads,
+                None,
+            )
         }
     };
     train(&mut run, &args, deadline, false)?;
@@ -322,7 +329,11 @@ fn train(run: &mut Run, args: &Args, deadline: Option<std::time::Instant>, sever
     let quiet = args.quiet;
     let epochs = s.settings.epochs;
     // Several classes in turn: the epoch lines name the class.
-    let prefix = if several { format!("{} ", s.settings.class) } else { String::new() };
+    let prefix = if several {
+        format!("{} ", s.settings.class)
+    } else {
+        String::new()
+    };
     let events = |e: Event| match e {
         Event::Batch { epoch, done } => bar.set_position(per_epoch * u64::from(epoch) + done),
         Event::Epoch(r) => {
@@ -437,7 +448,8 @@ fn run_classes(args: &Args, mut threads: usize, deadline: Option<std::time::Inst
     let (dir, plan) = match &args.resume {
         Some(dir) => {
             let path = plan_path(dir);
-            let text = std::fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
+            let text =
+                std::fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
             let plan: Plan = serde_json::from_str(&text)
                 .ok()
                 .filter(|p: &Plan| p.format == PLAN_FORMAT && p.format_version == 1)
@@ -530,7 +542,10 @@ fn run_classes(args: &Args, mut threads: usize, deadline: Option<std::time::Inst
         for row in &rows {
             let best = match (row["best_val_mse"].as_f64(), row["best_val_equity_rmse"].as_f64()) {
                 (Some(m), Some(e)) => format!("best validation mse {m:.6}, equity rmse {e:.4}"),
-                _ => format!("train mse {:.6}", row["last_train_mse"].as_f64().unwrap_or(f64::NAN)),
+                _ => format!(
+                    "train mse {:.6}",
+                    row["last_train_mse"].as_f64().unwrap_or(f64::NAN)
+                ),
             };
             cli_support::outln!(
                 "{:<8} {} epoch(s){}, best at epoch {}: {best}",

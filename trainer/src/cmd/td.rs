@@ -56,8 +56,9 @@ impl std::str::FromStr for InitArg {
     }
 }
 
-/// Train nets from scratch by TD(λ) self-play at 0 ply (both sides the same nets,
-/// learning after every move), benchmarking against pubeval on the way.
+/// Train nets by TD(λ) self-play at 0 ply (both sides the same nets, learning after
+/// every move), from scratch or from a weights file (--init FILE), benchmarking against
+/// pubeval on the way.
 ///
 /// The run directory gets net.wd / net.weights (gnubg's formats) and net.json (sidecar),
 /// a checkpoint (state.json, state-<games>.wd) every --checkpoint-every games, and the
