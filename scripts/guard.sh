@@ -49,11 +49,15 @@ for c in 1 2; do
   "$bin/gen-bearoff" hyper -c $c -o hyper$c.bd --quiet
   echo "hyper $c: $(md5 hyper$c.bd)"
 done
-# TD training, one thread, fixed seed and games.
+# TD training, one thread, fixed seed and games: the default scheme (ordered, lag 1,
+# since issue 19; the same bytes on any thread count), then async on one thread (plain
+# online learning, the default before; also ordered --lag 0).
 "$bin/trainer" td --games 3000 --threads 1 --seed 1 --out td --quiet --bench-every 0 >/dev/null
 for f in td/*; do
   case "$f" in *.wd|*.weights) echo "td 3000 games seed 1: $(basename "$f") $(md5 "$f")";; esac
 done
+"$bin/trainer" td --games 3000 --threads 1 --seed 1 --out td-async --quiet --bench-every 0 --parallel async >/dev/null
+echo "td 3000 games seed 1 --parallel async: net.wd $(md5 td-async/net.wd)"
 # Duel, fixed seed.
 echo "duel gnubg vs pubeval 400 games seed 3: $("$bin/trainer" duel --a gnubg:/usr/lib/gnubg/gnubg.wd \
   --b pubeval --games 400 --seed 3 --threads 2 --json --quiet | md5sum | cut -c1-8)"

@@ -11,7 +11,8 @@ players, behind the `trainer` command.
   evaluates and chooses moves for it (bearoff databases, gnubg's corrections, gnubg's
   move ranking), and [`model::Model::forward`] gives training its activations.
 * [`td`]: one self-play game of TD(λ) learning; [`train`]: a whole run on several
-  threads with checkpoints, resumption and benchmarks; [`curve`]: the learning curve.
+  threads with checkpoints, resumption and benchmarks ([`ordered`]: its reproducible
+  parallel scheme); [`curve`]: the learning curve.
 * [`player`]: the [`player::Player`] abstraction and its implementations (trained
   nets, gnubg's nets, pubeval, random); [`game`]: one game; [`duel`]: duplicate-dice
   duels.
@@ -34,6 +35,7 @@ pub mod engine;
 pub mod error;
 pub mod game;
 pub mod model;
+pub mod ordered;
 pub mod player;
 pub mod pubeval;
 pub mod seed;

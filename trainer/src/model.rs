@@ -357,12 +357,17 @@ pub struct TrainingInfo {
     pub anneal: f32,
     /// Learning rate after the last game.
     pub alpha_now: f32,
-    /// Parallel scheme (`sync` or `async`).
+    /// Parallel scheme (`ordered`, `async` or `sync`).
     pub parallel: String,
-    /// Games per synchronous round.
+    /// Games per synchronous round or ordered block.
     pub batch: u64,
+    /// Games the snapshots of the ordered scheme lag behind.
+    pub lag: u64,
     /// Threads of the last session.
     pub threads: usize,
+    /// The weights file the run started from (`trainer td --init FILE`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub init_file: Option<String>,
     /// Wall-clock seconds spent, all sessions together.
     pub elapsed_seconds: f64,
     /// Positions trained (net updates), all sessions together.

@@ -3,7 +3,12 @@
 //!
 //! # Parallel schemes
 //!
-//! * `async` (default): each thread repeatedly takes a snapshot of the shared weights,
+//! * `ordered` (default): deterministic asynchronous learning with a fixed lag (see
+//!   [`crate::ordered`]): game `g` learns on a copy of the weights after games
+//!   `0..max(b, g − lag)` (`b` the start of its block of `batch` games) and merges in
+//!   game order. The result depends on the seed, the lag and the block size only, never
+//!   on the number of threads or on timing; lag 0 is plain online learning.
+//! * `async`: each thread repeatedly takes a snapshot of the shared weights,
 //!   plays one game on a copy, learning online, and adds its change to the shared
 //!   weights under a lock (or, if no other thread merged meanwhile, the copy becomes
 //!   the shared weights). Staleness is at most the games of the other threads; the
@@ -57,6 +62,8 @@ pub enum Parallel {
     Sync,
     /// Snapshot, play, merge under a lock, per thread (not reproducible).
     Async,
+    /// Snapshots lagging a fixed number of games, merged in game order (reproducible).
+    Ordered,
 }
 
 impl std::str::FromStr for Parallel {
@@ -65,7 +72,10 @@ impl std::str::FromStr for Parallel {
         match s {
             "sync" => Ok(Parallel::Sync),
             "async" => Ok(Parallel::Async),
-            _ => Err(format!("unknown parallel scheme '{s}' (expected sync or async)")),
+            "ordered" => Ok(Parallel::Ordered),
+            _ => Err(format!(
+                "unknown parallel scheme '{s}' (expected ordered, async or sync)"
+            )),
         }
     }
 }
@@ -75,6 +85,7 @@ impl std::fmt::Display for Parallel {
         f.write_str(match self {
             Parallel::Sync => "sync",
             Parallel::Async => "async",
+            Parallel::Ordered => "ordered",
         })
     }
 }
@@ -90,8 +101,11 @@ pub struct RunSettings {
     pub seed: u64,
     /// Parallel scheme.
     pub parallel: Parallel,
-    /// Games per round (sync).
+    /// Games per round (sync) or per block (ordered).
     pub batch: u64,
+    /// Games a snapshot lags behind (ordered; absent in older checkpoints).
+    #[serde(default)]
+    pub lag: u64,
     /// Games between checkpoints.
     pub checkpoint_every: u64,
     /// Games between benchmarks (0: none).
@@ -116,11 +130,14 @@ impl RunSettings {
         if self.batch == 0 {
             return invalid("--batch must be at least 1".into());
         }
-        let unit = if self.parallel == Parallel::Sync {
-            self.batch
-        } else {
+        let unit = if self.parallel == Parallel::Async {
             1
+        } else {
+            self.batch
         };
+        if self.lag > 1_000 {
+            return invalid(format!("--lag must be at most 1000, got {}", self.lag));
+        }
         if self.checkpoint_every == 0 || !self.checkpoint_every.is_multiple_of(unit) {
             return invalid(format!(
                 "--checkpoint-every ({}) must be a positive multiple of --batch ({})",
@@ -171,6 +188,13 @@ pub struct State {
     pub weights_file: String,
     /// Learning curve so far.
     pub curve: Vec<CurveRow>,
+    /// Worker threads of the last session (0 in older checkpoints: not recorded).
+    /// `--resume` without `--threads` keeps it.
+    #[serde(default)]
+    pub threads: usize,
+    /// The weights file the run started from (`--init FILE`), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub init_file: Option<String>,
 }
 
 /// What a run reports while it works.
@@ -226,6 +250,19 @@ impl Run {
         dbs: Arc<BearoffDbs>,
         threads: usize,
     ) -> Result<Run, TrainerError> {
+        Run::create_from(dir, settings, dbs, threads, None)
+    }
+
+    /// [`Run::create`] starting from the nets of a weights file (`start`: the model,
+    /// whose configuration must be the settings', and the file's name as recorded in
+    /// the checkpoint) instead of freshly initialised ones.
+    pub fn create_from(
+        dir: &Path,
+        settings: RunSettings,
+        dbs: Arc<BearoffDbs>,
+        threads: usize,
+        start: Option<(Model, String)>,
+    ) -> Result<Run, TrainerError> {
         settings.validate()?;
         if state_path(dir).exists() {
             return Err(TrainerError::Invalid(format!(
@@ -235,7 +272,17 @@ impl Run {
             )));
         }
         std::fs::create_dir_all(dir).map_err(|e| TrainerError::io(dir, e))?;
-        let model = Model::new(settings.model.clone(), settings.seed)?;
+        let (model, init_file) = match start {
+            Some((m, name)) => {
+                if m.config != settings.model {
+                    return Err(TrainerError::Invalid(format!(
+                        "the starting nets of {name} do not have the run's configuration"
+                    )));
+                }
+                (m, Some(name))
+            }
+            None => (Model::new(settings.model.clone(), settings.seed)?, None),
+        };
         let state = State {
             format: STATE_FORMAT.into(),
             format_version: 1,
@@ -248,6 +295,8 @@ impl Run {
             train_seconds: 0.0,
             weights_file: String::new(),
             curve: Vec::new(),
+            threads,
+            init_file,
         };
         Run::with(dir, state, model, dbs, threads)
     }
@@ -261,12 +310,13 @@ impl Run {
 
     fn with(
         dir: &Path,
-        state: State,
+        mut state: State,
         model: Model,
         dbs: Arc<BearoffDbs>,
         threads: usize,
     ) -> Result<Run, TrainerError> {
         let threads = threads.max(1);
+        state.threads = threads;
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
@@ -284,6 +334,11 @@ impl Run {
     /// The checkpointed state (progress, settings, curve).
     pub fn state(&self) -> &State {
         &self.state
+    }
+
+    /// Worker threads of this session.
+    pub fn threads(&self) -> usize {
+        self.threads
     }
 
     /// The current model.
@@ -402,6 +457,26 @@ impl Run {
                 }
                 Ok(g)
             }
+            Parallel::Ordered => {
+                let mut g = g0;
+                while g < g1 && !late() {
+                    let end = g1.min(next_multiple(g, set.batch));
+                    let block = crate::ordered::Block {
+                        b: g,
+                        e: end,
+                        lag: set.lag,
+                        threads: self.threads,
+                        dbs,
+                        td,
+                        dice: &dice,
+                    };
+                    let totals = block.run(&mut self.model, &|n| events(Event::Games(n)))?;
+                    self.state.positions += totals.positions;
+                    self.state.truncated += totals.truncated;
+                    g = end;
+                }
+                Ok(g)
+            }
             Parallel::Async if self.threads == 1 => {
                 // One thread: plain online learning on the shared weights.
                 let mut learner = Learner::default();
@@ -508,7 +583,9 @@ impl Run {
             alpha_now: s.settings.td.rate(s.games),
             parallel: s.settings.parallel.to_string(),
             batch: s.settings.batch,
+            lag: s.settings.lag,
             threads: self.threads,
+            init_file: s.init_file.clone(),
             elapsed_seconds: s.elapsed_seconds,
             positions: s.positions,
             prune_moves: s.settings.td.prune_moves,

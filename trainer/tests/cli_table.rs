@@ -270,9 +270,62 @@ fn a_missing_input_is_one_error() {
             "--out",
             s(&dir.join("r")),
         ],
+        vec![
+            "supervised",
+            "--data",
+            m,
+            "--class",
+            "all",
+            "--out",
+            s(&dir.join("all")),
+        ],
         vec!["duel", "--a", m, "--b", "random", "--games", "2"],
     ] {
         case_missing_input(TOOL, BIN, &args, m);
         assert!(!out.exists());
     }
+}
+
+#[test]
+fn td_init_lag_and_resume_threads_rows() {
+    let dir = Scratch::new("trainer", "table-td-init");
+    let first = dir.join("first");
+    let r = run(BIN, &strs(&td(&first, &["--quiet"])));
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let net = first.join("net.wd");
+    // --init FILE: the run's own net as its start is an output equal to an input,
+    // even with --force.
+    let args = td(&first, &["--init", s(&net), "--force", "--quiet"]);
+    case_output_is_input(TOOL, BIN, &strs(&args), &net);
+    // A missing --init file.
+    let m = "/no/such/net.wd";
+    let args = td(&dir.join("second"), &["--init", m]);
+    case_missing_input(TOOL, BIN, &strs(&args), m);
+    // --init FILE with stdout to /dev/full and a closed pipe.
+    for (k, out) in ["third", "fourth"].iter().enumerate() {
+        let args = td(&dir.join(out), &["--init", s(&net), "--quiet"]);
+        if k == 0 {
+            case_stdout_full(TOOL, BIN, &strs(&args));
+        } else {
+            case_stdout_closed(BIN, &strs(&args), 0);
+        }
+    }
+    // --lag belongs to the ordered scheme and to a new run.
+    let args = td(&dir.join("fifth"), &["--parallel", "async", "--lag", "1"]);
+    assert_error(
+        TOOL,
+        &run(BIN, &strs(&args)),
+        "--lag is a setting of --parallel ordered",
+        &[],
+    );
+    let args = ["td", "--resume", s(&first), "--games", "6", "--lag", "1"];
+    assert_error(
+        TOOL,
+        &run(BIN, &args),
+        "--lag cannot be given with --resume",
+        &args,
+    );
+    // --resume without --threads: the run's count, stdout to /dev/full.
+    let args = ["td", "--resume", s(&first), "--games", "6", "--quiet"];
+    case_stdout_full(TOOL, BIN, &args);
 }

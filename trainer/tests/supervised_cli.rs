@@ -396,3 +396,118 @@ fn benchmark_scores_players_as_computed_by_hand() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn supervised_class_all_trains_each_class_in_turn_and_resumes() {
+    let dir = scratch("cli-sup-all");
+    let data = dir.join("data.csv");
+    format::write(&data, Format::Csv, &samples(5, 3000)).unwrap();
+    let d = data.to_str().unwrap();
+    let common = [
+        "--hidden", "8", "--epochs", "2", "--batch", "64", "--lr", "0.01", "--quiet", "--json",
+    ];
+    // All three classes in one command.
+    let all = dir.join("all");
+    let mut args = vec![
+        "supervised",
+        "--data",
+        d,
+        "--class",
+        "all",
+        "--out",
+        all.to_str().unwrap(),
+    ];
+    args.extend(common);
+    let v = ok_json(&args);
+    let rows = v["classes"].as_array().unwrap();
+    let classes: Vec<&str> = rows.iter().map(|r| r["class"].as_str().unwrap()).collect();
+    assert_eq!(classes, ["contact", "race", "crashed"], "{v}");
+    assert_eq!(v["finished"], true);
+    assert!(
+        rows.iter().all(|r| r["epochs"] == 2 && r["finished"] == true),
+        "{v}"
+    );
+    // The same as three single-class runs chained by hand, each from the last's nets.
+    let mut init: Option<std::path::PathBuf> = None;
+    for class in ["contact", "race", "crashed"] {
+        let out = dir.join(format!("hand-{class}"));
+        let mut args = vec![
+            "supervised",
+            "--data",
+            d,
+            "--class",
+            class,
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        let init_s = init.as_ref().map(|p| p.to_str().unwrap().to_string());
+        if let Some(p) = &init_s {
+            args.extend(["--init", p.as_str()]);
+        }
+        args.extend(common);
+        ok_json(&args);
+        assert_eq!(
+            std::fs::read(all.join(class).join("net.wd")).unwrap(),
+            std::fs::read(out.join("net.wd")).unwrap(),
+            "{class}"
+        );
+        init = Some(out.join("net.wd"));
+    }
+    // The final nets are in the run directory: every class's net trained.
+    let last = dir.join("hand-crashed");
+    for f in ["net.wd", "net.weights", "net.json"] {
+        assert_eq!(
+            std::fs::read(all.join(f)).unwrap(),
+            std::fs::read(last.join(f)).unwrap(),
+            "{f}"
+        );
+    }
+    // A list, interrupted before its second class (as if stopped there: the second
+    // class's directory and the final nets are gone), then resumed: the second class
+    // starts from the first's nets, and the result is the chain's.
+    let parts = dir.join("parts");
+    let mut args = vec![
+        "supervised",
+        "--data",
+        d,
+        "--class",
+        "contact,race",
+        "--out",
+        parts.to_str().unwrap(),
+    ];
+    args.extend(common);
+    let v = ok_json(&args);
+    assert_eq!(v["classes"].as_array().unwrap().len(), 2);
+    let race = std::fs::read(dir.join("hand-race").join("net.wd")).unwrap();
+    assert_eq!(std::fs::read(parts.join("net.wd")).unwrap(), race);
+    std::fs::remove_dir_all(parts.join("race")).unwrap();
+    for f in ["net.wd", "net.weights", "net.json"] {
+        std::fs::remove_file(parts.join(f)).unwrap();
+    }
+    let v = ok_json(&[
+        "supervised",
+        "--resume",
+        parts.to_str().unwrap(),
+        "--quiet",
+        "--json",
+    ]);
+    assert_eq!(v["finished"], true, "{v}");
+    assert_eq!(std::fs::read(parts.join("net.wd")).unwrap(), race);
+    // The text summary has one row per class.
+    let o = trainer(&["supervised", "--resume", parts.to_str().unwrap(), "--quiet"]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains("contact  2 epoch(s), best at epoch") && text.contains("race     2 epoch(s)"),
+        "{text}"
+    );
+    assert!(text.contains("all classes trained"), "{text}");
+    // Errors (clap's, exit 2): an unknown class in the list, a class twice.
+    for (list, needle) in [
+        ("contact,bogus", "unknown class 'bogus'"),
+        ("race,race", "listed twice"),
+    ] {
+        let o = trainer(&["supervised", "--data", d, "--class", list, "--out", "x"]);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(stderr(&o).contains(needle), "{}", stderr(&o));
+    }
+}

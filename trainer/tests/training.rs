@@ -33,6 +33,7 @@ fn settings(parallel: Parallel, batch: u64, checkpoint_every: u64, bench_every: 
         seed: 9,
         parallel,
         batch,
+        lag: 0,
         checkpoint_every,
         bench_every,
         bench_games: 20,
@@ -70,7 +71,7 @@ fn sync_rounds_give_the_same_nets_on_any_number_of_threads() {
 #[test]
 fn a_resumed_run_continues_exactly() {
     let dir = scratch("resume");
-    for parallel in [Parallel::Async, Parallel::Sync] {
+    for parallel in [Parallel::Async, Parallel::Sync, Parallel::Ordered] {
         let whole = dir.join(format!("whole-{parallel}"));
         let mut run = Run::create(&whole, settings(parallel, 2, 6, 6), no_dbs(), 1).unwrap();
         run.train(12, None, &|_| {}).unwrap();

@@ -26,6 +26,7 @@ pub const RUN_FILES: &[&str] = &[
     "supervised.json",
     "checkpoint-*.wd",
     "optimizer-*.bin",
+    "classes.json",
 ];
 
 /// Checks a new run directory (`--out DIR`) by the output rule: no other run's files

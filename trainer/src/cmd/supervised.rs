@@ -1,13 +1,18 @@
-//! `trainer supervised`: supervised training of one class's net on rollout data.
+//! `trainer supervised`: supervised training of one class's net on rollout data, or of
+//! several classes' nets in turn.
 
-use cli_support::{progress_bar, thread_count};
+use cli_support::progress::progress_bar_until;
+use cli_support::thread_count;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{bail, Result};
+use std::path::Path;
+
+use anyhow::{bail, Context, Result};
+use serde::{Deserialize, Serialize};
 use trainer::supervised::net::Loss;
 use trainer::supervised::optim::{OptimizerKind, OptimizerSettings};
-use trainer::supervised::run::{Event, Limits, Run};
+use trainer::supervised::run::{load_state, state_path, Event, Limits, Run};
 use trainer::supervised::settings::{Schedule, SupervisedSettings};
 use trainer::supervised::start::Start;
 use trainer::supervised::{bench, NetClass};
@@ -30,9 +35,11 @@ pub struct Args {
     /// weights file with its .json sidecar). Default: fresh nets.
     #[arg(long, value_name = "WEIGHTS")]
     init: Option<PathBuf>,
-    /// The net to train: contact, crashed or race.
-    #[arg(long, required_unless_present_any = ["resume", "bench"])]
-    class: Option<NetClass>,
+    /// The net to train: contact, crashed or race; or several in turn, `all` (contact,
+    /// race, crashed) or a list such as `contact,race`, each starting from the weights
+    /// the previous one wrote (one sub-directory per class, the final nets in --out).
+    #[arg(long, value_name = "CLASS|all|LIST", required_unless_present_any = ["resume", "bench"])]
+    class: Option<Classes>,
     /// Hidden units of the trained net [default: the starting net's; 128 if fresh]. A
     /// size different from the starting net's starts that net afresh.
     #[arg(long)]
@@ -90,7 +97,8 @@ pub struct Args {
     /// Continue the run in this directory from its checkpoint.
     #[arg(long, value_name = "DIR")]
     resume: Option<PathBuf>,
-    /// Worker threads (default: all cores). Results do not depend on it.
+    /// Worker threads (default: all cores; with --resume, the run's own count). Results
+    /// do not depend on it.
     #[arg(long, short = 'j')]
     threads: Option<usize>,
     /// Stop after this many minutes of this session (after the batch in progress) and
@@ -117,6 +125,50 @@ pub struct Args {
     quiet: bool,
 }
 
+/// `--class`: one class or several, trained in turn.
+#[derive(Clone, Debug)]
+pub struct Classes(Vec<NetClass>);
+
+impl std::str::FromStr for Classes {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Classes, String> {
+        if s == "all" {
+            return Ok(Classes(NetClass::ALL.to_vec()));
+        }
+        let list = s
+            .split(',')
+            .map(str::parse)
+            .collect::<Result<Vec<NetClass>, String>>()?;
+        for (i, c) in list.iter().enumerate() {
+            if list[..i].contains(c) {
+                return Err(format!("class '{c}' is listed twice"));
+            }
+        }
+        Ok(Classes(list))
+    }
+}
+
+/// The plan of a several-class run (`classes.json` in its directory).
+#[derive(Serialize, Deserialize)]
+struct Plan {
+    /// Always [`PLAN_FORMAT`].
+    format: String,
+    /// 1.
+    format_version: u32,
+    /// Each class's settings, in training order.
+    classes: Vec<SupervisedSettings>,
+    /// The data files.
+    data: Vec<PathBuf>,
+    /// The starting weights of the first class (`null`: fresh nets).
+    init: Option<PathBuf>,
+}
+
+const PLAN_FORMAT: &str = "bgkit-trainer-supervised-classes";
+
+fn plan_path(dir: &Path) -> PathBuf {
+    dir.join("classes.json")
+}
+
 pub fn run(args: Args) -> Result<ExitCode> {
     let threads = thread_count(args.threads)?;
     if let Some(n) = args.bench {
@@ -132,89 +184,156 @@ pub fn run(args: Args) -> Result<ExitCode> {
         Some(m) => Some(std::time::Instant::now() + std::time::Duration::from_secs_f64(m * 60.0)),
         None => None,
     };
-    let mut run = match &args.resume {
+    if args.resume.is_some() {
+        check_resume_flags(&args)?;
+    }
+    let several = match (&args.resume, &args.class) {
+        (Some(dir), _) => plan_path(dir).exists(),
+        (None, Some(c)) => c.0.len() > 1,
+        (None, None) => false,
+    };
+    if several {
+        return run_classes(&args, threads, deadline);
+    }
+    let (mut run, threads, previous_threads) = match &args.resume {
         Some(dir) => {
-            let given = [
-                ("init", args.init.is_some()),
-                ("class", args.class.is_some()),
-                ("hidden", args.hidden.is_some()),
-                ("batch", args.batch.is_some()),
-                ("optimizer", args.optimizer.is_some()),
-                ("lr", args.lr.is_some()),
-                ("momentum", args.momentum.is_some()),
-                ("schedule", args.schedule.is_some()),
-                ("decay", args.decay.is_some()),
-                ("plateau", args.plateau.is_some()),
-                ("min-lr", args.min_lr.is_some()),
-                ("patience", args.patience.is_some()),
-                ("loss", args.loss.is_some()),
-                ("validation", args.validation.is_some()),
-                ("seed", args.seed.is_some()),
-            ];
-            if let Some((flag, _)) = given.iter().find(|(_, g)| *g) {
-                bail!("--{flag} cannot be given with --resume (a resumed run keeps its settings)");
-            }
+            let (threads, previous) = resume_threads(dir, &args, threads)?;
             let data = (!args.data.is_empty()).then_some(args.data.as_slice());
             let mut run = Run::resume(dir, data, threads)?;
             if let Some(e) = args.epochs {
                 run.set_epochs(e)?;
             }
-            run
+            (run, threads, previous)
         }
         None => {
             if args.data.is_empty() {
                 bail!("--data is required (a dataset file with rolled-out positions)");
             }
-            let class = args.class.expect("clap requires --class");
-            let kind = args.optimizer.unwrap_or(OptimizerKind::Adam);
-            let mut optimizer = OptimizerSettings::new(kind);
-            if let Some(m) = args.momentum {
-                optimizer.momentum = m;
-            }
-            let d = SupervisedSettings::new(class);
-            let settings = SupervisedSettings {
-                class,
-                hidden: args.hidden,
-                epochs: args.epochs.unwrap_or(d.epochs),
-                batch: args.batch.unwrap_or(d.batch),
-                optimizer,
-                lr: args.lr.unwrap_or(match kind {
-                    OptimizerKind::Adam => 0.001,
-                    OptimizerKind::Sgd => 0.1,
-                }),
-                schedule: args.schedule.unwrap_or(d.schedule),
-                decay: args.decay.unwrap_or(d.decay),
-                plateau: args.plateau.unwrap_or(d.plateau),
-                min_lr: args.min_lr.unwrap_or(d.min_lr),
-                patience: args.patience.unwrap_or(d.patience),
-                loss: args.loss.unwrap_or(d.loss),
-                validation: args.validation.unwrap_or(d.validation),
-                seed: args.seed.unwrap_or(d.seed),
-                activation: d.activation,
-            };
-            settings.validate()?;
+            let class = args.class.as_ref().expect("clap requires --class").0[0];
+            let settings = settings_for(&args, class)?;
             let start = match &args.init {
                 Some(p) => Start::load(p)?,
                 None => Start::fresh(args.hidden.unwrap_or(128), settings.seed)?,
             };
             let out = args.out.as_ref().expect("clap requires --out");
-            let mut inputs: Vec<&std::path::Path> = args.data.iter().map(PathBuf::as_path).collect();
-            inputs.extend(args.init.as_deref());
-            super::prepare_run_dir(out, &inputs, args.force)?;
-            Run::create(out, settings, &args.data, start, threads)?
+            super::prepare_run_dir(out, &inputs(&args), args.force)?;
+            (
+                Run::create(out, settings, &args.data, start, threads)?,
+                threads,
+                None,
+            )
         }
     };
-    if !run.finished() {
-        run.cache_inputs(args.cache_mb.saturating_mul(1 << 20));
+    train(&mut run, &args, deadline, false)?;
+    if args.json {
+        cli_support::outln!("{}", summary_json(&run, threads, previous_threads))?;
+    } else {
+        summary_text(&run)?;
+        if let Some(b) = previous_threads {
+            cli_support::outln!("threads: {threads} in this session ({b} before)")?;
+        }
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The files a new run reads (no output may replace them).
+fn inputs(args: &Args) -> Vec<&Path> {
+    let mut inputs: Vec<&Path> = args.data.iter().map(PathBuf::as_path).collect();
+    inputs.extend(args.init.as_deref());
+    inputs
+}
+
+fn check_resume_flags(args: &Args) -> Result<()> {
+    let given = [
+        ("init", args.init.is_some()),
+        ("class", args.class.is_some()),
+        ("hidden", args.hidden.is_some()),
+        ("batch", args.batch.is_some()),
+        ("optimizer", args.optimizer.is_some()),
+        ("lr", args.lr.is_some()),
+        ("momentum", args.momentum.is_some()),
+        ("schedule", args.schedule.is_some()),
+        ("decay", args.decay.is_some()),
+        ("plateau", args.plateau.is_some()),
+        ("min-lr", args.min_lr.is_some()),
+        ("patience", args.patience.is_some()),
+        ("loss", args.loss.is_some()),
+        ("validation", args.validation.is_some()),
+        ("seed", args.seed.is_some()),
+    ];
+    if let Some((flag, _)) = given.iter().find(|(_, g)| *g) {
+        bail!("--{flag} cannot be given with --resume (a resumed run keeps its settings)");
+    }
+    Ok(())
+}
+
+/// The threads of a resumed session: `--threads` if given (with the run's earlier
+/// count when it differs), else the run's own count.
+fn resume_threads(dir: &Path, args: &Args, all: usize) -> Result<(usize, Option<usize>)> {
+    let before = load_state(dir)?.threads;
+    let (threads, previous) = match args.threads {
+        None if before > 0 => (before, None),
+        _ if before > 0 && before != all => (all, Some(before)),
+        _ => (all, None),
+    };
+    if let (Some(b), false) = (previous, args.quiet) {
+        cli_support::errln!("note: the run used {b} threads; this session uses {threads} (--threads)");
+    }
+    Ok((threads, previous))
+}
+
+/// A new run's settings for `class` from the flags.
+fn settings_for(args: &Args, class: NetClass) -> Result<SupervisedSettings> {
+    let kind = args.optimizer.unwrap_or(OptimizerKind::Adam);
+    let mut optimizer = OptimizerSettings::new(kind);
+    if let Some(m) = args.momentum {
+        optimizer.momentum = m;
+    }
+    let d = SupervisedSettings::new(class);
+    let settings = SupervisedSettings {
+        class,
+        hidden: args.hidden,
+        epochs: args.epochs.unwrap_or(d.epochs),
+        batch: args.batch.unwrap_or(d.batch),
+        optimizer,
+        lr: args.lr.unwrap_or(match kind {
+            OptimizerKind::Adam => 0.001,
+            OptimizerKind::Sgd => 0.1,
+        }),
+        schedule: args.schedule.unwrap_or(d.schedule),
+        decay: args.decay.unwrap_or(d.decay),
+        plateau: args.plateau.unwrap_or(d.plateau),
+        min_lr: args.min_lr.unwrap_or(d.min_lr),
+        patience: args.patience.unwrap_or(d.patience),
+        loss: args.loss.unwrap_or(d.loss),
+        validation: args.validation.unwrap_or(d.validation),
+        seed: args.seed.unwrap_or(d.seed),
+        activation: d.activation,
+    };
+    settings.validate()?;
+    Ok(settings)
+}
+
+/// Trains `run` (unless it is finished) with a progress bar and epoch lines.
+fn train(run: &mut Run, args: &Args, deadline: Option<std::time::Instant>, several: bool) -> Result<()> {
+    if run.finished() {
+        return Ok(());
+    }
+    run.cache_inputs(args.cache_mb.saturating_mul(1 << 20));
     let s = run.state();
     let per_epoch = s.train_positions;
     let total = per_epoch * u64::from(s.settings.epochs);
-    let bar = progress_bar(total, "positions", args.quiet);
+    let bar = progress_bar_until(total, "positions", args.quiet, deadline);
     bar.set_position(per_epoch * u64::from(s.epoch) + s.epoch_rows);
     bar.reset_eta();
     let quiet = args.quiet;
     let epochs = s.settings.epochs;
+    // Several classes in turn: the epoch lines name the class.
+    let prefix = if several {
+        format!("{} ", s.settings.class)
+    } else {
+        String::new()
+    };
     let events = |e: Event| match e {
         Event::Batch { epoch, done } => bar.set_position(per_epoch * u64::from(epoch) + done),
         Event::Epoch(r) => {
@@ -223,8 +342,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 _ => "no validation".into(),
             };
             let line = format!(
-                "epoch {}/{epochs}: train mse {:.6}, {val} (lr {:.2e}, {:.0} positions/s)",
-                r.epoch, r.train_mse, r.lr, r.samples_per_s
+                "{}epoch {}/{epochs}: train mse {:.6}, {val} (lr {:.2e}, {:.0} positions/s)",
+                prefix, r.epoch, r.train_mse, r.lr, r.samples_per_s
             );
             bar.set_message(format!("epoch {}: {val}", r.epoch));
             match (quiet, bar.is_hidden()) {
@@ -252,8 +371,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
         &events,
     )?;
     bar.finish_and_clear();
+    Ok(())
+}
+
+fn summary_json(run: &Run, threads: usize, previous_threads: Option<usize>) -> serde_json::Value {
     let s = run.state();
-    let last = s.curve.last();
     let trained = u64::from(s.epoch) * s.train_positions + s.epoch_rows;
     let rate = if s.train_seconds > 0.0 {
         trained as f64 / s.train_seconds
@@ -261,52 +383,189 @@ pub fn run(args: Args) -> Result<ExitCode> {
         0.0
     };
     let best_row = s.curve.iter().find(|r| r.epoch == s.best_epoch);
+    serde_json::json!({
+        "class": s.settings.class,
+        "train_positions": s.train_positions,
+        "validation_positions": s.validation_positions,
+        "epochs": s.epoch,
+        "finished": run.finished(),
+        "early_stopped": s.stopped,
+        "best_epoch": s.best_epoch,
+        "best_val_mse": best_row.and_then(|r| r.val_mse),
+        "best_val_equity_rmse": best_row.and_then(|r| r.val_equity_rmse),
+        "last_train_mse": s.curve.last().map(|r| r.train_mse),
+        "samples_per_s": rate,
+        "train_seconds": s.train_seconds,
+        "elapsed_seconds": s.elapsed_seconds,
+        "threads": threads,
+        "previous_threads": previous_threads,
+    })
+}
+
+fn summary_text(run: &Run) -> Result<()> {
+    let s = run.state();
+    let trained = u64::from(s.epoch) * s.train_positions + s.epoch_rows;
+    let rate = if s.train_seconds > 0.0 {
+        trained as f64 / s.train_seconds
+    } else {
+        0.0
+    };
+    cli_support::outln!(
+        "{} net: {} training and {} validation positions; {} epoch(s){}",
+        s.settings.class,
+        s.train_positions,
+        s.validation_positions,
+        s.epoch,
+        if s.stopped {
+            " (stopped early)"
+        } else if run.finished() {
+            ""
+        } else {
+            " so far (resume to continue)"
+        }
+    )?;
+    if let Some(r) = s.curve.iter().find(|r| r.epoch == s.best_epoch) {
+        match (r.val_mse, r.val_equity_rmse) {
+            (Some(m), Some(e)) => cli_support::outln!(
+                "best at epoch {}: validation mse {m:.6} per output, equity rmse {e:.4}",
+                r.epoch
+            )?,
+            _ => cli_support::outln!("best at epoch {}: train mse {:.6}", r.epoch, r.train_mse)?,
+        }
+    }
+    cli_support::outln!(
+        "{rate:.0} positions/s in training batches, {:.0} s in all",
+        s.elapsed_seconds
+    )?;
+    Ok(())
+}
+
+/// Several classes in turn: DIR/<class>/ is each class's run, started from the nets
+/// the previous class's run wrote (the first from --init or fresh nets); when the last
+/// is finished its nets are copied to DIR. `--resume DIR` continues with the class in
+/// progress.
+fn run_classes(args: &Args, mut threads: usize, deadline: Option<std::time::Instant>) -> Result<ExitCode> {
+    let (dir, plan) = match &args.resume {
+        Some(dir) => {
+            let path = plan_path(dir);
+            let text =
+                std::fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
+            let plan: Plan = serde_json::from_str(&text)
+                .ok()
+                .filter(|p: &Plan| p.format == PLAN_FORMAT && p.format_version == 1)
+                .with_context(|| format!("{}: not a several-class supervised run", path.display()))?;
+            (dir.clone(), plan)
+        }
+        None => {
+            if args.data.is_empty() {
+                bail!("--data is required (a dataset file with rolled-out positions)");
+            }
+            let classes = &args.class.as_ref().expect("clap requires --class").0;
+            let settings = classes
+                .iter()
+                .map(|&c| settings_for(args, c))
+                .collect::<Result<Vec<_>>>()?;
+            let out = args.out.as_ref().expect("clap requires --out");
+            let inputs = inputs(args);
+            super::prepare_run_dir(out, &inputs, args.force)?;
+            for c in classes {
+                super::prepare_run_dir(&out.join(c.to_string()), &inputs, args.force)?;
+            }
+            std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
+            let plan = Plan {
+                format: PLAN_FORMAT.into(),
+                format_version: 1,
+                classes: settings,
+                data: args.data.clone(),
+                init: args.init.clone(),
+            };
+            let json = serde_json::to_string_pretty(&plan)?;
+            trainer::model::write_atomic(&plan_path(out), format!("{json}\n").as_bytes())?;
+            (out.clone(), plan)
+        }
+    };
+    let data = if args.data.is_empty() {
+        plan.data.clone()
+    } else {
+        args.data.clone()
+    };
+    let mut rows = Vec::new();
+    let mut previous_threads = None;
+    let mut last: Option<PathBuf> = None;
+    let mut finished = true;
+    for settings in &plan.classes {
+        let sub = dir.join(settings.class.to_string());
+        let mut run = if state_path(&sub).exists() {
+            let (t, previous) = resume_threads(&sub, args, threads)?;
+            threads = t;
+            previous_threads = previous_threads.or(previous);
+            let mut run = Run::resume(&sub, Some(&data), threads)?;
+            if let Some(e) = args.epochs {
+                run.set_epochs(e)?;
+            }
+            run
+        } else {
+            let start = match (&last, &plan.init) {
+                (Some(p), _) | (None, Some(p)) => Start::load(p)?,
+                (None, None) => Start::fresh(settings.hidden.unwrap_or(128), settings.seed)?,
+            };
+            Run::create(&sub, settings.clone(), &data, start, threads)?
+        };
+        train(&mut run, args, deadline, true)?;
+        rows.push(summary_json(&run, threads, None));
+        last = Some(sub.join("net.wd"));
+        if !run.finished() {
+            finished = false;
+            break;
+        }
+    }
+    if finished {
+        let last = last.expect("at least one class");
+        for ext in ["wd", "weights", "json"] {
+            let from = last.with_extension(ext);
+            if ext == "json" && !from.exists() {
+                continue;
+            }
+            let bytes = std::fs::read(&from).with_context(|| format!("cannot read {}", from.display()))?;
+            trainer::model::write_atomic(&dir.join("net").with_extension(ext), &bytes)?;
+        }
+    }
     if args.json {
         let summary = serde_json::json!({
-            "class": s.settings.class,
-            "train_positions": s.train_positions,
-            "validation_positions": s.validation_positions,
-            "epochs": s.epoch,
-            "finished": run.finished(),
-            "early_stopped": s.stopped,
-            "best_epoch": s.best_epoch,
-            "best_val_mse": best_row.and_then(|r| r.val_mse),
-            "best_val_equity_rmse": best_row.and_then(|r| r.val_equity_rmse),
-            "last_train_mse": last.map(|r| r.train_mse),
-            "samples_per_s": rate,
-            "train_seconds": s.train_seconds,
-            "elapsed_seconds": s.elapsed_seconds,
+            "classes": rows,
+            "finished": finished,
             "threads": threads,
+            "previous_threads": previous_threads,
         });
         cli_support::outln!("{summary}")?;
     } else {
-        cli_support::outln!(
-            "{} net: {} training and {} validation positions; {} epoch(s){}",
-            s.settings.class,
-            s.train_positions,
-            s.validation_positions,
-            s.epoch,
-            if s.stopped {
-                " (stopped early)"
-            } else if run.finished() {
-                ""
-            } else {
-                " so far (resume to continue)"
-            }
-        )?;
-        if let Some(r) = best_row {
-            match (r.val_mse, r.val_equity_rmse) {
-                (Some(m), Some(e)) => cli_support::outln!(
-                    "best at epoch {}: validation mse {m:.6} per output, equity rmse {e:.4}",
-                    r.epoch
-                )?,
-                _ => cli_support::outln!("best at epoch {}: train mse {:.6}", r.epoch, r.train_mse)?,
-            }
+        for row in &rows {
+            let best = match (row["best_val_mse"].as_f64(), row["best_val_equity_rmse"].as_f64()) {
+                (Some(m), Some(e)) => format!("best validation mse {m:.6}, equity rmse {e:.4}"),
+                _ => format!(
+                    "train mse {:.6}",
+                    row["last_train_mse"].as_f64().unwrap_or(f64::NAN)
+                ),
+            };
+            cli_support::outln!(
+                "{:<8} {} epoch(s){}, best at epoch {}: {best}",
+                row["class"].as_str().unwrap_or(""),
+                row["epochs"],
+                if row["finished"] == true { "" } else { " so far" },
+                row["best_epoch"]
+            )?;
         }
         cli_support::outln!(
-            "{rate:.0} positions/s in training batches, {:.0} s in all",
-            s.elapsed_seconds
+            "{}",
+            if finished {
+                format!("all classes trained: {}", dir.join("net.wd").display())
+            } else {
+                format!("stopped; continue with --resume {}", dir.display())
+            }
         )?;
+        if let Some(b) = previous_threads {
+            cli_support::outln!("threads: {threads} in this session ({b} before)")?;
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

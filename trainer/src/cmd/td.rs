@@ -1,6 +1,7 @@
 //! `trainer td`: TD(λ) self-play training.
 
-use cli_support::{progress_bar, thread_count};
+use cli_support::progress::progress_bar_until;
+use cli_support::thread_count;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -10,12 +11,54 @@ use evaluator::bearoff::BearoffDbs;
 use trainer::encoding::Encoding;
 use trainer::model::{Init, Layout, ModelConfig};
 use trainer::td::TdParams;
-use trainer::train::{Event, Parallel, Run, RunSettings};
+use trainer::train::{Event, Parallel, Run, RunSettings, State};
 
 use super::{data_paths, BearoffArgs};
 
-/// Train nets from scratch by TD(λ) self-play at 0 ply (both sides the same nets,
-/// learning after every move), benchmarking against pubeval on the way.
+/// The default parallel scheme.
+pub const DEFAULT_PARALLEL: Parallel = Parallel::Ordered;
+/// The default lag of the ordered scheme.
+pub const DEFAULT_LAG: u64 = 1;
+/// The default round of the sync scheme and block of the ordered scheme: for ordered
+/// the largest divisor of 100 that divides the checkpoint and benchmark cadences (they
+/// fall on block ends), so that a block is 100 games with the default cadences.
+fn default_batch(p: Parallel, checkpoint_every: u64, bench_every: u64) -> u64 {
+    fn gcd(a: u64, b: u64) -> u64 {
+        if b == 0 {
+            a
+        } else {
+            gcd(b, a % b)
+        }
+    }
+    match p {
+        Parallel::Ordered => gcd(gcd(100, checkpoint_every), bench_every),
+        _ => 16,
+    }
+}
+
+/// `--init`: a scheme for fresh nets or a weights file to start from.
+#[derive(Clone, Debug)]
+pub enum InitArg {
+    /// Fresh nets.
+    Scheme(Init),
+    /// A weights file.
+    File(PathBuf),
+}
+
+impl std::str::FromStr for InitArg {
+    type Err = String;
+    fn from_str(s: &str) -> Result<InitArg, String> {
+        match s {
+            "xavier" | "gnubg" => Ok(InitArg::Scheme(s.parse()?)),
+            "" => Err("expected xavier, gnubg or a weights file".into()),
+            _ => Ok(InitArg::File(PathBuf::from(s))),
+        }
+    }
+}
+
+/// Train nets by TD(λ) self-play at 0 ply (both sides the same nets, learning after
+/// every move), from scratch or from a weights file (--init FILE), benchmarking against
+/// pubeval on the way.
 ///
 /// The run directory gets net.wd / net.weights (gnubg's formats) and net.json (sidecar),
 /// a checkpoint (state.json, state-<games>.wd) every --checkpoint-every games, and the
@@ -58,9 +101,11 @@ pub struct Args {
     /// [default: split].
     #[arg(long)]
     layout: Option<Layout>,
-    /// Initial weights: xavier or gnubg (uniform ±0.25) [default: xavier].
-    #[arg(long)]
-    init: Option<Init>,
+    /// Initial weights: xavier, gnubg (uniform ±0.25), or a weights file to continue
+    /// from (.wd or .weights; a trainer model with its .json sidecar, or gnubg's nets)
+    /// [default: xavier].
+    #[arg(long, value_name = "xavier|gnubg|FILE")]
+    init: Option<InitArg>,
     /// Version written into the weights files: 1.00 loads in Debian's gnubg 1.07;
     /// 1.01 and later also switch to the fixed PIPLOSS input [default: 1.00].
     #[arg(long)]
@@ -73,17 +118,26 @@ pub struct Args {
     /// (gnubg encoding only; faster, slightly different move choices).
     #[arg(long)]
     prune_moves: bool,
-    /// Worker threads (default: all cores).
+    /// Worker threads (default: all cores; with --resume, the run's own count).
     #[arg(long, short = 'j')]
     threads: Option<usize>,
-    /// Parallel scheme: async (each thread learns online on a snapshot and merges after
-    /// every game; reproducible only with --threads 1) or sync (rounds of --batch games
-    /// from common weights; reproducible for any thread count) [default: async].
+    /// Parallel scheme: ordered (each game learns online on the weights of --lag games
+    /// before and merges in game order; reproducible for any thread count), async (each
+    /// thread learns on a snapshot and merges after every game; reproducible only with
+    /// --threads 1) or sync (rounds of --batch games from common weights; reproducible)
+    /// [default: ordered].
     #[arg(long)]
     parallel: Option<Parallel>,
-    /// Games per round of the sync scheme (1 = plain online learning) [default: 16].
+    /// Games per block of the ordered scheme or round of the sync scheme (checkpoints,
+    /// benchmarks and --minutes stops fall on block ends) [default: sync 16; ordered
+    /// 100, or the largest divisor of 100 that divides --checkpoint-every and
+    /// --bench-every].
     #[arg(long)]
     batch: Option<u64>,
+    /// Games the ordered scheme's snapshots lag behind (0 = plain online learning,
+    /// no parallelism) [default: 1].
+    #[arg(long)]
+    lag: Option<u64>,
     /// Seed of the initial weights and the dice [default: 1].
     #[arg(long)]
     seed: Option<u64>,
@@ -119,7 +173,6 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let threads = thread_count(args.threads)?;
     let minutes = match args.minutes {
         Some(m) if !(m > 0.0 && m.is_finite()) => bail!("--minutes must be a positive number, got {m}"),
         m => m,
@@ -138,6 +191,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             ("prune-moves", args.prune_moves),
             ("parallel", args.parallel.is_some()),
             ("batch", args.batch.is_some()),
+            ("lag", args.lag.is_some()),
             ("seed", args.seed.is_some()),
             ("checkpoint-every", args.checkpoint_every.is_some()),
             ("bench-every", args.bench_every.is_some()),
@@ -155,20 +209,46 @@ pub fn run(args: Args) -> Result<ExitCode> {
             BearoffDbs::default()
         }))
     };
+    // With --resume: the thread count of the run's last session, when it changes.
+    let mut previous_threads = None;
     let mut run = match &args.resume {
         Some(dir) => {
             let (state, _) = trainer::train::load_state(dir)?;
+            let threads = resume_threads(&state, args.threads)?;
+            if state.threads > 0 && state.threads != threads {
+                previous_threads = Some(state.threads);
+            }
             let dbs = open_dbs(state.settings.model.bearoff)?;
             Run::resume(dir, dbs, threads)?
         }
         None => {
+            let threads = thread_count(args.threads)?;
+            let (scheme, start) = match &args.init {
+                None => (Init::Xavier, None),
+                Some(InitArg::Scheme(i)) => (*i, None),
+                Some(InitArg::File(path)) => (Init::Xavier, Some(load_start(path, &args)?)),
+            };
+            let file_config = start
+                .as_ref()
+                .map(|(m, _): &(trainer::model::Model, String)| m.config.clone());
+            let parallel = args.parallel.unwrap_or(DEFAULT_PARALLEL);
+            let checkpoint_every = args.checkpoint_every.unwrap_or(10_000);
+            let bench_every = args.bench_every.unwrap_or(10_000);
             let settings = RunSettings {
                 model: ModelConfig {
-                    encoding: args.encoding.unwrap_or(Encoding::Gnubg),
-                    layout: args.layout.unwrap_or(Layout::Split),
-                    hidden: args.hidden.unwrap_or(128),
-                    init: args.init.unwrap_or(Init::Xavier),
-                    weights_version: args.weights_version.clone().unwrap_or_else(|| "1.00".into()),
+                    encoding: pick(
+                        args.encoding,
+                        file_config.as_ref().map(|c| c.encoding),
+                        Encoding::Gnubg,
+                    ),
+                    layout: pick(args.layout, file_config.as_ref().map(|c| c.layout), Layout::Split),
+                    hidden: pick(args.hidden, file_config.as_ref().map(|c| c.hidden), 128),
+                    init: file_config.as_ref().map_or(scheme, |c| c.init),
+                    weights_version: pick(
+                        args.weights_version.clone(),
+                        file_config.as_ref().map(|c| c.weights_version.clone()),
+                        "1.00".into(),
+                    ),
                     bearoff: !args.no_bearoff,
                 },
                 td: TdParams {
@@ -178,25 +258,48 @@ pub fn run(args: Args) -> Result<ExitCode> {
                     prune_moves: args.prune_moves,
                 },
                 seed: args.seed.unwrap_or(1),
-                parallel: args.parallel.unwrap_or(Parallel::Async),
-                batch: args.batch.unwrap_or(16),
-                checkpoint_every: args.checkpoint_every.unwrap_or(10_000),
-                bench_every: args.bench_every.unwrap_or(10_000),
+                parallel,
+                batch: args
+                    .batch
+                    .unwrap_or(default_batch(parallel, checkpoint_every, bench_every)),
+                lag: args.lag.unwrap_or(if parallel == Parallel::Ordered {
+                    DEFAULT_LAG
+                } else {
+                    0
+                }),
+                checkpoint_every,
+                bench_every,
                 bench_games: args.bench_games.unwrap_or(2_000),
                 bench_seed: args.bench_seed.unwrap_or(1),
             };
             settings.validate()?;
+            if args.lag.is_some() && parallel != Parallel::Ordered {
+                bail!("--lag is a setting of --parallel ordered");
+            }
             let out = args.out.as_ref().expect("clap requires --out");
-            super::prepare_run_dir(out, &args.data.paths(), args.force)?;
+            let mut inputs = args.data.paths();
+            if let Some(InitArg::File(p)) = &args.init {
+                inputs.push(p.as_path());
+            }
+            super::prepare_run_dir(out, &inputs, args.force)?;
             let dbs = open_dbs(settings.model.bearoff)?;
-            Run::create(out, settings, dbs, threads)?
+            let start = start.map(|(mut m, name)| {
+                m.config = settings.model.clone();
+                (m, name)
+            });
+            Run::create_from(out, settings, dbs, threads, start)?
         }
     };
     let done = run.state().games;
     if args.games < done {
         bail!("the run already has {done} games; --games is the total to reach");
     }
-    let bar = progress_bar(args.games, "games", args.quiet);
+    let threads = run.threads();
+    if let (Some(before), false) = (previous_threads, args.quiet) {
+        cli_support::errln!("note: the run used {before} threads; this session uses {threads} (--threads)");
+    }
+    let deadline = minutes.map(|m| std::time::Instant::now() + std::time::Duration::from_secs_f64(m * 60.0));
+    let bar = progress_bar_until(args.games, "games", args.quiet, deadline);
     bar.set_position(done);
     bar.reset_eta();
     let quiet = args.quiet;
@@ -217,7 +320,6 @@ pub fn run(args: Args) -> Result<ExitCode> {
         }
         Event::Checkpoint(_) => {}
     };
-    let deadline = minutes.map(|m| std::time::Instant::now() + std::time::Duration::from_secs_f64(m * 60.0));
     run.train(args.games, deadline, &events)?;
     bar.finish_and_clear();
     let s = run.state();
@@ -232,6 +334,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             "ppg": last.map(|r| r.ppg),
             "se": last.map(|r| r.se),
             "threads": threads,
+            "previous_threads": previous_threads,
         });
         cli_support::outln!("{summary}")?;
     } else {
@@ -248,6 +351,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
             rate,
             s.elapsed_seconds
         )?;
+        if let Some(before) = previous_threads {
+            cli_support::outln!("threads: {threads} in this session ({before} before)")?;
+        }
         if let Some(r) = last {
             cli_support::outln!(
                 "benchmark at {} games: {:+.4} ± {:.4} ppg vs pubeval",
@@ -258,4 +364,54 @@ pub fn run(args: Args) -> Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The threads of a resumed session: `--threads` if given, else the run's own count
+/// (all cores for a checkpoint that does not record it).
+fn resume_threads(state: &State, flag: Option<usize>) -> Result<usize> {
+    match (flag, state.threads) {
+        (None, t) if t > 0 => Ok(t),
+        (flag, _) => thread_count(flag),
+    }
+}
+
+/// The nets of `--init FILE` with the file's name: a trainer model (with its sidecar)
+/// or gnubg's nets; the flags given must agree with what the file holds.
+fn load_start(path: &std::path::Path, args: &Args) -> Result<(trainer::model::Model, String)> {
+    use trainer::model::{self, Model};
+    let name = path.display().to_string();
+    let model = if model::sidecar_path(path).exists() {
+        model::load(path)?.0
+    } else {
+        let weights = evaluator::weights::Weights::load_any(path)?;
+        let hidden = weights.nets.first().map_or(0, |n| n.hidden);
+        let config = ModelConfig {
+            encoding: Encoding::Gnubg,
+            layout: Layout::Split,
+            hidden,
+            init: Init::Xavier,
+            weights_version: weights.version.clone(),
+            bearoff: true,
+        };
+        Model::from_weights(config, weights, path)?
+    };
+    let c = &model.config;
+    let clash = |flag: &str, given: String, file: String| {
+        anyhow::anyhow!("--{flag} {given} does not match --init {name}, whose nets have {flag} {file}")
+    };
+    if let Some(e) = args.encoding.filter(|e| *e != c.encoding) {
+        return Err(clash("encoding", e.to_string(), c.encoding.to_string()));
+    }
+    if let Some(l) = args.layout.filter(|l| *l != c.layout) {
+        return Err(clash("layout", l.to_string(), c.layout.to_string()));
+    }
+    if let Some(h) = args.hidden.filter(|h| *h != c.hidden) {
+        return Err(clash("hidden", h.to_string(), c.hidden.to_string()));
+    }
+    Ok((model, name))
+}
+
+/// A setting: the flag's value, else the starting file's, else the default.
+fn pick<T>(given: Option<T>, file: Option<T>, default: T) -> T {
+    given.or(file).unwrap_or(default)
 }

@@ -179,6 +179,7 @@ impl Run {
             weights_file: String::new(),
             optimizer_file: String::new(),
             curve: Vec::new(),
+            threads,
         };
         let mut run = Run {
             dir: dir.to_path_buf(),
@@ -197,7 +198,8 @@ impl Run {
     /// Reopens the run in `dir`; `data` replaces the recorded data paths (the files
     /// must be the same, by digest).
     pub fn resume(dir: &Path, data: Option<&[PathBuf]>, threads: usize) -> Result<Run, TrainerError> {
-        let state = load_state(dir)?;
+        let mut state = load_state(dir)?;
+        state.threads = threads;
         state.settings.validate()?;
         let paths: Vec<PathBuf> = match data {
             Some(d) => d.to_vec(),

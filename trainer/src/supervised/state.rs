@@ -91,6 +91,10 @@ pub struct State {
     pub optimizer_file: String,
     /// One row per epoch.
     pub curve: Vec<EpochRow>,
+    /// Worker threads of the last session (0 in older checkpoints: not recorded).
+    /// `--resume` without `--threads` keeps it; results do not depend on it.
+    #[serde(default)]
+    pub threads: usize,
 }
 
 /// The checkpoint's path.

@@ -1,0 +1,202 @@
+//! The `ordered` parallel scheme of TD training: asynchronous self-play with a fixed
+//! lag, merged in game order, so that the result is the same on any number of threads.
+//!
+//! Games are played in blocks `[b, e)`. Game `g` learns online on a copy of the
+//! snapshot `W_s`, `s = max(b, g − lag)`, where `W_k` is the shared weights after games
+//! `b..k` (and everything before the block) were merged. Games merge strictly in game
+//! order: `W_{g+1} = W_g + (copy_g − W_s)`, and when `s == g` (lag 0, or the first game
+//! of a block) the copy itself becomes `W_{g+1}` — with lag 0 this is exactly
+//! single-thread online learning. Threads claim games in order; a finished game whose
+//! predecessors are not merged waits in a pending queue while its thread goes on with
+//! the next game (if that game's snapshot exists yet). The snapshots still needed by
+//! unstarted games are kept (at most `lag + 1`).
+//!
+//! Game `g` plays the dice and uses the learning rate it would in any other scheme, so
+//! the weights after a block depend on the weights before it, the lag and the block
+//! bounds only: never on the thread count or on timing.
+
+use std::collections::{BTreeMap, VecDeque};
+use std::sync::{Arc, Condvar, Mutex};
+
+use evaluator::bearoff::BearoffDbs;
+
+use crate::error::TrainerError;
+use crate::model::Model;
+use crate::td::{GameStats, Learner, TdParams};
+
+/// One block's job: games `b..e` on `threads` threads with snapshots lagging `lag`
+/// games; `dice(g)` seeds game g's dice.
+pub struct Block<'a> {
+    /// First game of the block.
+    pub b: u64,
+    /// End of the block (exclusive).
+    pub e: u64,
+    /// The fixed lag.
+    pub lag: u64,
+    /// Worker threads.
+    pub threads: usize,
+    /// The bearoff databases.
+    pub dbs: &'a Arc<BearoffDbs>,
+    /// TD settings (the rate of game g is `td.rate(g)`).
+    pub td: TdParams,
+    /// Dice seed of game g.
+    pub dice: &'a (dyn Fn(u64) -> u32 + Sync),
+}
+
+/// What a block trained.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Totals {
+    /// Positions trained.
+    pub positions: u64,
+    /// Games cut off at the turn limit.
+    pub truncated: u64,
+}
+
+struct Finished {
+    copy: Model,
+    base: Arc<Model>,
+    s: u64,
+    stats: GameStats,
+}
+
+struct Shared {
+    /// `W_merged`.
+    model: Model,
+    /// Games `b..merged` are merged.
+    merged: u64,
+    /// Next game to claim.
+    next: u64,
+    /// Snapshots `(k, W_k)` still needed by unstarted games, oldest first.
+    snapshots: VecDeque<(u64, Arc<Model>)>,
+    /// Finished games waiting for their predecessors.
+    pending: BTreeMap<u64, Finished>,
+    positions: u64,
+    truncated: u64,
+    failed: bool,
+}
+
+impl Block<'_> {
+    /// The snapshot game `g` learns on.
+    fn source(&self, g: u64) -> u64 {
+        self.b.max(g.saturating_sub(self.lag))
+    }
+
+    /// Whether an unstarted game from `next` on still needs `W_k`.
+    fn needed(&self, k: u64, next: u64) -> bool {
+        k >= self.source(next) && (k == self.b || k + self.lag < self.e)
+    }
+
+    /// Plays the block, updating `model` from `W_b` to `W_e`; `progress(n)` is called
+    /// (outside the lock) after each merge with the games merged so far in all.
+    pub fn run(&self, model: &mut Model, progress: &(dyn Fn(u64) + Sync)) -> Result<Totals, TrainerError> {
+        if self.b >= self.e {
+            return Ok(Totals::default());
+        }
+        let first = Arc::new(model.clone());
+        let shared = Mutex::new(Shared {
+            model: std::mem::replace(model, (*first).clone()),
+            merged: self.b,
+            next: self.b,
+            snapshots: VecDeque::from([(self.b, first)]),
+            pending: BTreeMap::new(),
+            positions: 0,
+            truncated: 0,
+            failed: false,
+        });
+        let ready = Condvar::new();
+        let threads = self.threads.clamp(1, (self.e - self.b) as usize);
+        let results: Vec<Result<(), TrainerError>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..threads)
+                .map(|_| scope.spawn(|| self.worker(&shared, &ready, progress)))
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("a training thread panicked"))
+                .collect()
+        });
+        results.into_iter().collect::<Result<(), TrainerError>>()?;
+        let shared = shared.into_inner().expect("no panics under the lock");
+        debug_assert_eq!(shared.merged, self.e);
+        *model = shared.model;
+        Ok(Totals {
+            positions: shared.positions,
+            truncated: shared.truncated,
+        })
+    }
+
+    fn worker(
+        &self,
+        shared: &Mutex<Shared>,
+        ready: &Condvar,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> Result<(), TrainerError> {
+        let mut learner = Learner::default();
+        let lock = || shared.lock().expect("no panics under the lock");
+        loop {
+            // Claim the next game once its snapshot exists.
+            let (g, base) = {
+                let mut sh = lock();
+                loop {
+                    if sh.failed || sh.next >= self.e {
+                        return Ok(());
+                    }
+                    let g = sh.next;
+                    let s = self.source(g);
+                    if s <= sh.merged {
+                        let base = sh
+                            .snapshots
+                            .iter()
+                            .find(|(k, _)| *k == s)
+                            .map(|(_, m)| m.clone())
+                            .expect("the snapshot of an unstarted game is kept");
+                        sh.next += 1;
+                        let next = sh.next;
+                        sh.snapshots.retain(|(k, _)| self.needed(*k, next));
+                        break (g, base);
+                    }
+                    sh = ready.wait(sh).expect("no panics under the lock");
+                }
+            };
+            let mut copy = (*base).clone();
+            let td = &self.td;
+            let stats = match learner.train_game(&mut copy, self.dbs, (self.dice)(g), td, td.rate(g)) {
+                Ok(s) => s,
+                Err(e) => {
+                    lock().failed = true;
+                    ready.notify_all();
+                    return Err(e);
+                }
+            };
+            let s = self.source(g);
+            let merged_to = {
+                let mut sh = lock();
+                sh.pending.insert(g, Finished { copy, base, s, stats });
+                let before = sh.merged;
+                while let Some(f) = {
+                    let m = sh.merged;
+                    sh.pending.remove(&m)
+                } {
+                    let k = sh.merged;
+                    if f.s == k {
+                        sh.model = f.copy;
+                    } else {
+                        sh.model.add_difference(&f.copy, &f.base);
+                    }
+                    sh.merged = k + 1;
+                    sh.positions += u64::from(f.stats.positions);
+                    sh.truncated += u64::from(f.stats.truncated);
+                    let (merged, next) = (sh.merged, sh.next);
+                    if merged < self.e && self.needed(merged, next) {
+                        let snap = Arc::new(sh.model.clone());
+                        sh.snapshots.push_back((merged, snap));
+                    }
+                }
+                (sh.merged > before).then_some(sh.merged)
+            };
+            if let Some(n) = merged_to {
+                ready.notify_all();
+                progress(n);
+            }
+        }
+    }
+}

@@ -1,0 +1,146 @@
+//! The `ordered` parallel scheme: the same nets and curve on any number of threads,
+//! exact continuation after a stop or a checkpoint, and lag 0 = plain online learning.
+
+mod common;
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Instant;
+
+use common::scratch;
+use evaluator::bearoff::BearoffDbs;
+use trainer::encoding::Encoding;
+use trainer::model::{Init, Layout, ModelConfig};
+use trainer::td::TdParams;
+use trainer::train::{Parallel, Run, RunSettings};
+
+fn settings(parallel: Parallel, batch: u64, lag: u64) -> RunSettings {
+    RunSettings {
+        model: ModelConfig {
+            encoding: Encoding::Tesauro,
+            layout: Layout::Split,
+            hidden: 8,
+            init: Init::Xavier,
+            weights_version: "1.00".into(),
+            bearoff: false,
+        },
+        td: TdParams {
+            lambda: 0.0,
+            alpha: 0.1,
+            anneal: 0.3,
+            prune_moves: false,
+        },
+        seed: 5,
+        parallel,
+        batch,
+        lag,
+        checkpoint_every: 2 * batch,
+        bench_every: 2 * batch,
+        bench_games: 20,
+        bench_seed: 3,
+    }
+}
+
+fn no_dbs() -> Arc<BearoffDbs> {
+    Arc::new(BearoffDbs::default())
+}
+
+fn bytes(path: &Path) -> Vec<u8> {
+    std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// curve.csv without its timing columns (elapsed_s, games_per_s).
+fn curve_statistics(dir: &Path) -> Vec<String> {
+    let text = String::from_utf8(bytes(&dir.join("curve.csv"))).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let keep: Vec<usize> = (0..header.len())
+        .filter(|&i| header[i] != "elapsed_s" && header[i] != "games_per_s")
+        .collect();
+    assert_eq!(keep.len(), header.len() - 2, "{header:?}");
+    lines
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            keep.iter().map(|&i| f[i]).collect::<Vec<_>>().join(",")
+        })
+        .collect()
+}
+
+#[test]
+fn ordered_gives_the_same_nets_and_curve_on_any_number_of_threads() {
+    let dir = scratch("ordered-threads");
+    let mut results = Vec::new();
+    for threads in [1, 2, 3] {
+        let out = dir.join(format!("t{threads}"));
+        let mut run = Run::create(&out, settings(Parallel::Ordered, 8, 2), no_dbs(), threads).unwrap();
+        run.train(32, None, &|_| {}).unwrap();
+        assert_eq!(run.state().curve.len(), 3, "benchmarks at 0, 16 and 32 games");
+        results.push((
+            bytes(&out.join("net.wd")),
+            bytes(&out.join("net.weights")),
+            curve_statistics(&out),
+            run.state().positions,
+        ));
+    }
+    assert!(results.iter().all(|r| r == &results[0]));
+    // The lag matters: lag 0 (plain online learning) gives other nets.
+    let out = dir.join("lag0");
+    let mut run = Run::create(&out, settings(Parallel::Ordered, 8, 0), no_dbs(), 2).unwrap();
+    run.train(32, None, &|_| {}).unwrap();
+    assert_ne!(bytes(&out.join("net.wd")), results[0].0);
+}
+
+#[test]
+fn ordered_lag_0_is_async_on_one_thread_bit_for_bit() {
+    let dir = scratch("ordered-lag0");
+    let a = dir.join("async");
+    let mut run = Run::create(&a, settings(Parallel::Async, 8, 0), no_dbs(), 1).unwrap();
+    run.train(24, None, &|_| {}).unwrap();
+    let o = dir.join("ordered");
+    let mut run = Run::create(&o, settings(Parallel::Ordered, 8, 0), no_dbs(), 3).unwrap();
+    run.train(24, None, &|_| {}).unwrap();
+    for f in ["net.wd", "net.weights", "state-24.wd"] {
+        assert_eq!(bytes(&a.join(f)), bytes(&o.join(f)), "{f}");
+    }
+    assert_eq!(curve_statistics(&a), curve_statistics(&o));
+}
+
+#[test]
+fn an_interrupted_ordered_run_continues_exactly() {
+    let dir = scratch("ordered-resume");
+    let whole = dir.join("whole");
+    let mut run = Run::create(&whole, settings(Parallel::Ordered, 4, 3), no_dbs(), 2).unwrap();
+    run.train(24, None, &|_| {}).unwrap();
+    // Stopped by the deadline (already passed: stops at the first block end after
+    // the start), then resumed on another thread count, in several sessions.
+    let parts = dir.join("parts");
+    let mut run = Run::create(&parts, settings(Parallel::Ordered, 4, 3), no_dbs(), 3).unwrap();
+    run.train(24, Some(Instant::now()), &|_| {}).unwrap();
+    assert_eq!(
+        run.state().games,
+        0,
+        "a passed deadline stops before the first block"
+    );
+    drop(run);
+    // A checkpoint at a block end (--games 8), then sessions stopped by a deadline
+    // (after the block in progress) on 1, 2 or 3 threads.
+    let mut run = Run::resume(&parts, no_dbs(), 2).unwrap();
+    run.train(8, None, &|_| {}).unwrap();
+    drop(run);
+    let mut sessions = 0u32;
+    loop {
+        let mut run = Run::resume(&parts, no_dbs(), 1 + sessions as usize % 3).unwrap();
+        let g = run.state().games;
+        assert_eq!(g % 4, 0, "sessions stop at block ends");
+        if g == 24 {
+            break;
+        }
+        let deadline = Instant::now() + std::time::Duration::from_millis(5 * u64::from(sessions + 1));
+        run.train(24, Some(deadline), &|_| {}).unwrap();
+        sessions += 1;
+        assert!(sessions < 100);
+    }
+    for f in ["net.wd", "net.weights", "state-24.wd"] {
+        assert_eq!(bytes(&whole.join(f)), bytes(&parts.join(f)), "{f}");
+    }
+}
