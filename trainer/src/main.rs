@@ -24,16 +24,27 @@ enum Command {
     Tourney(cmd::tourney::Args),
     Supervised(cmd::supervised::Args),
     Benchmark(cmd::benchmark::Args),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell) on stdout.
+    Completions(cli_support::docs::CompletionsArgs),
+    /// Write the man pages (this tool and every subcommand) into a directory.
+    Man(cli_support::docs::ManArgs),
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match cli_support::parse::<Cli>("trainer") {
+        Ok(cli) => cli,
+        Err(status) => return status,
+    };
     let result = match cli.command {
         Command::Td(args) => cmd::td::run(args),
         Command::Duel(args) => cmd::duel::run(args),
         Command::Tourney(args) => cmd::tourney::run(args),
         Command::Supervised(args) => cmd::supervised::run(args),
         Command::Benchmark(args) => cmd::benchmark::run(args),
+        Command::Completions(args) => {
+            cli_support::docs::completions::<Cli>(&args).map(|()| ExitCode::SUCCESS)
+        }
+        Command::Man(args) => cli_support::docs::write_man_pages::<Cli>(&args).map(|_| ExitCode::SUCCESS),
     };
     cli_support::exit_status("trainer", result)
 }
