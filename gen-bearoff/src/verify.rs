@@ -107,9 +107,9 @@ fn verify_one_sided(
     let ranker = crate::movegen::Ranker::new(&index);
     let chosen = sample(n, samples, seed);
     let total = chosen.len() as u64;
-    for (k, i) in chosen.into_iter().enumerate() {
-        if k as u64 % REPORT_EVERY == 0 {
-            progress(VerifyPass::Recompute, k as u64, total);
+    for (done, i) in (0u64..).zip(chosen) {
+        if done % REPORT_EVERY == 0 {
+            progress(VerifyPass::Recompute, done, total);
         }
         if params.normal {
             let src = |j: u64| db.normal_record(j).unwrap_or([f32::NAN; 4]);
@@ -176,9 +176,9 @@ fn verify_two_sided(
     let get = |a: u64, b: u64| db.equities(a * n + b).map(|e| e.signed()).unwrap_or([0; 4]);
     let chosen = sample(n * n, samples, seed);
     let total = chosen.len() as u64;
-    for (k, r) in chosen.into_iter().enumerate() {
-        if k as u64 % REPORT_EVERY == 0 {
-            progress(VerifyPass::Recompute, k as u64, total);
+    for (done, r) in (0u64..).zip(chosen) {
+        if done % REPORT_EVERY == 0 {
+            progress(VerifyPass::Recompute, done, total);
         }
         let (us, them) = (r / n, r % n);
         let want = compute_record(&index, us, them, cubeful, &get);

@@ -97,9 +97,9 @@ pub fn verify_hyper(
     let mut worst = [(0.0f64, 0u64); 2];
     let chosen = sample(count, samples, seed);
     let total = chosen.len() as u64;
-    for (k, r) in chosen.into_iter().enumerate() {
-        if k as u64 % REPORT_EVERY == 0 {
-            progress(VerifyPass::Recompute, k as u64, total);
+    for (done, r) in (0u64..).zip(chosen) {
+        if done % REPORT_EVERY == 0 {
+            progress(VerifyPass::Recompute, done, total);
         }
         let ru = r as usize;
         if !matches!(space.class(ru), Class::NoContact | Class::Contact) {
