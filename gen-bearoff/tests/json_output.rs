@@ -157,7 +157,7 @@ fn numbers_after(text: &str, label: &str) -> Vec<f64> {
         .find(|l| l.starts_with(label))
         .unwrap_or_else(|| panic!("no {label} in {text}"));
     line[label.len()..]
-        .split(|c: char| c == '\t' || c == ' ' || c == ':')
+        .split(['\t', ' ', ':'])
         .filter_map(|w| w.parse().ok())
         .collect()
 }
