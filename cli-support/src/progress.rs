@@ -5,9 +5,10 @@
 //! the message. [`progress_bar`] counts units (games, positions, records);
 //! [`phase_bar`] shows a percentage of one phase of a computation.
 //!
-//! The rate and the ETA are steady: the units done since the bar started (or since its
-//! resumed starting point, [`progress_bar_resumed`], or its last `reset()`) over the
-//! time since then. indicatif's own estimate is an average over the last ~15 seconds
+//! The rate and the ETA are steady: the units done since the bar started over the time
+//! since then. "Started" is the first redraw 0.2 s after the bar was made (so that a
+//! position set right after making it, a resumed job's count, is not taken for work
+//! done), or the count given to [`progress_bar_resumed`], or the last `reset()`. indicatif's own estimate is an average over the last ~15 seconds
 //! that decays between updates; a job whose units each take longer than that (a
 //! rollout of 1296 trials, a hypergammon iteration) saw its ETA swing to weeks between
 //! two units. Before the first unit is done the ETA is `?` (or the time to the deadline
@@ -24,6 +25,9 @@ use indicatif::{
 fn count_template(unit: &str) -> String {
     format!("[{{elapsed_precise}}] [{{wide_bar}}] {{pos}}/{{len}} {unit} ({{per_sec}}, ETA {{eta}}) {{msg}}")
 }
+
+/// How often a counting bar is redrawn.
+const COUNT_TICK: Duration = Duration::from_millis(500);
 
 /// The one template of a phase bar (percent; the message names the phase).
 const PHASE_TEMPLATE: &str = "[{elapsed_precise}] [{wide_bar}] {percent:>3}% (ETA {eta}) {msg}";
@@ -60,24 +64,33 @@ fn shown_eta(by_count: Option<Duration>, by_clock: Option<Duration>) -> Option<D
     }
 }
 
+/// How long after a bar is made its rate starts to be measured, when no starting point
+/// was given: a caller that sets a resumed job's position right after making the bar
+/// (`set_position(done)`, the pattern before [`progress_bar_resumed`]) has done so by
+/// then, and a job loses at most a tick's worth of measurement.
+const SETTLE: Duration = Duration::from_millis(200);
+
 /// The `{eta}` and `{per_sec}` keys: a steady rate from an origin (see the module
 /// notes), and the deadline if any.
 #[derive(Clone, Debug)]
 struct Steady {
-    origin: Origin,
+    /// Where the rate is measured from; `None` until the bar has settled.
+    origin: Option<Origin>,
+    created: Instant,
     deadline: Option<Instant>,
     /// Which key this tracker draws.
     eta: bool,
 }
 
 impl Steady {
-    fn pair(pos: u64, deadline: Option<Instant>) -> [Steady; 2] {
-        let origin = Origin {
-            at: Instant::now(),
-            pos,
-        };
+    /// The two keys' trackers, measuring from `start` (a resumed job's done count),
+    /// or from the first tick after [`SETTLE`] without one.
+    fn pair(start: Option<u64>, deadline: Option<Instant>) -> [Steady; 2] {
+        let created = Instant::now();
+        let origin = start.map(|pos| Origin { at: created, pos });
         [true, false].map(|eta| Steady {
             origin,
+            created,
             deadline,
             eta,
         })
@@ -91,27 +104,26 @@ impl ProgressTracker for Steady {
 
     fn tick(&mut self, state: &ProgressState, now: Instant) {
         let pos = state.pos();
-        // A position set back (a new pass), or moved by the caller and then discounted
-        // with `reset_eta()` right after the bar was made (a resumed job's starting
-        // point, which indicatif's own estimator then shows as no rate at all), is a
-        // new origin rather than work done.
-        let resumed =
-            pos != self.origin.pos && state.per_sec() == 0.0 && state.elapsed() < Duration::from_secs(2);
-        if pos < self.origin.pos || resumed {
-            self.origin = Origin { at: now, pos };
+        match self.origin {
+            None if now.saturating_duration_since(self.created) >= SETTLE => {
+                self.origin = Some(Origin { at: now, pos });
+            }
+            // A position set back is a new pass, not work undone.
+            Some(o) if pos < o.pos => self.origin = Some(Origin { at: now, pos }),
+            _ => {}
         }
     }
 
     fn reset(&mut self, state: &ProgressState, now: Instant) {
-        self.origin = Origin {
+        self.origin = Some(Origin {
             at: now,
             pos: state.pos(),
-        };
+        });
     }
 
     fn write(&self, state: &ProgressState, w: &mut dyn std::fmt::Write) {
         let now = Instant::now();
-        let rate = steady_rate(self.origin, state.pos(), now);
+        let rate = self.origin.and_then(|o| steady_rate(o, state.pos(), now));
         if !self.eta {
             let _ = write!(w, "{}/s", HumanFloatCount(rate.unwrap_or(0.0)));
             return;
@@ -134,12 +146,10 @@ impl ProgressTracker for Steady {
     }
 }
 
-/// A bar hidden with `quiet`, else drawn on stderr with `template`, starting at `pos`
-/// of `total`; `{eta}` is the time to whichever limit comes first, the count or the
-/// deadline.
+/// A bar hidden with `quiet`, else drawn on stderr with `template`; see [`styled`].
 fn bar(
     total: u64,
-    pos: u64,
+    start: Option<u64>,
     quiet: bool,
     template: &str,
     tick: Duration,
@@ -148,15 +158,29 @@ fn bar(
     if quiet {
         return ProgressBar::hidden();
     }
-    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr()).with_position(pos);
-    let [eta, per_sec] = Steady::pair(pos, deadline);
+    let bar = styled(ProgressDrawTarget::stderr(), total, start, template, deadline);
+    bar.enable_steady_tick(tick);
+    bar
+}
+
+/// A bar of `total` drawn on `target` with `template`, starting at `start` (a resumed
+/// job's done count, measured from) or 0; `{eta}` is the time to whichever limit comes
+/// first, the count or the deadline, and `{per_sec}` the steady rate.
+fn styled(
+    target: ProgressDrawTarget,
+    total: u64,
+    start: Option<u64>,
+    template: &str,
+    deadline: Option<Instant>,
+) -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(Some(total), target).with_position(start.unwrap_or(0));
+    let [eta, per_sec] = Steady::pair(start, deadline);
     let style = ProgressStyle::with_template(template)
         .expect("valid template")
         .progress_chars("=> ")
         .with_key("eta", eta)
         .with_key("per_sec", per_sec);
     bar.set_style(style);
-    bar.enable_steady_tick(tick);
     bar
 }
 
@@ -176,7 +200,7 @@ pub fn progress_bar(total: u64, unit: &str, quiet: bool) -> ProgressBar {
 /// [`progress_bar`] for a job that also stops at `deadline` (e.g. `--minutes`): the ETA
 /// is the time to whichever limit binds first.
 pub fn progress_bar_until(total: u64, unit: &str, quiet: bool, deadline: Option<Instant>) -> ProgressBar {
-    progress_bar_resumed(total, 0, unit, quiet, deadline)
+    bar(total, None, quiet, &count_template(unit), COUNT_TICK, deadline)
 }
 
 /// [`progress_bar_until`] for a job resumed with `done` of its `total` units finished
@@ -191,10 +215,10 @@ pub fn progress_bar_resumed(
 ) -> ProgressBar {
     bar(
         total,
-        done,
+        Some(done),
         quiet,
         &count_template(unit),
-        Duration::from_millis(500),
+        COUNT_TICK,
         deadline,
     )
 }
@@ -203,7 +227,14 @@ pub fn progress_bar_resumed(
 /// labelled `what` (its message), in percent. A new phase on the same bar: `reset()`,
 /// `set_length`, `set_message`.
 pub fn phase_bar(total: u64, what: &str, quiet: bool) -> ProgressBar {
-    let b = bar(total, 0, quiet, PHASE_TEMPLATE, Duration::from_millis(250), None);
+    let b = bar(
+        total,
+        None,
+        quiet,
+        PHASE_TEMPLATE,
+        Duration::from_millis(250),
+        None,
+    );
     b.set_message(what.to_string());
     b
 }
@@ -247,5 +278,99 @@ mod tests {
         assert_eq!(steady_eta(None, 5), None);
         // Nothing left: done.
         assert_eq!(steady_eta(None, 0), Some(Duration::ZERO));
+    }
+
+    /// A terminal that keeps the last line drawn.
+    #[derive(Clone, Debug, Default)]
+    struct Screen(std::sync::Arc<std::sync::Mutex<String>>);
+
+    impl indicatif::TermLike for Screen {
+        fn width(&self) -> u16 {
+            120
+        }
+        fn move_cursor_up(&self, _: usize) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn move_cursor_down(&self, _: usize) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn move_cursor_right(&self, _: usize) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn move_cursor_left(&self, _: usize) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn write_line(&self, s: &str) -> std::io::Result<()> {
+            self.write_str(s)
+        }
+        fn write_str(&self, s: &str) -> std::io::Result<()> {
+            if !s.trim().is_empty() {
+                *self.0.lock().unwrap() = s.to_string();
+            }
+            Ok(())
+        }
+        fn clear_line(&self) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn flush(&self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// The rate drawn in a line `... (R/s, ETA E)`.
+    fn drawn_rate(line: &str) -> f64 {
+        let r = line
+            .split(" (")
+            .nth(1)
+            .and_then(|t| t.split("/s").next())
+            .unwrap();
+        r.parse().unwrap_or_else(|_| panic!("{line}"))
+    }
+
+    fn screen_bar(start: Option<u64>) -> (Screen, ProgressBar) {
+        let screen = Screen::default();
+        let target = ProgressDrawTarget::term_like(Box::new(screen.clone()));
+        let bar = styled(target, 100, start, &count_template("u"), None);
+        (screen, bar)
+    }
+
+    #[test]
+    fn a_resumed_count_is_not_taken_for_work_done() {
+        let ms = Duration::from_millis;
+        // Before the first unit: no rate, ETA "?" (indicatif showed "0s").
+        let (screen, bar) = screen_bar(Some(50));
+        bar.tick();
+        assert!(
+            screen.0.lock().unwrap().contains("50/100 u (0/s, ETA ?)"),
+            "{screen:?}"
+        );
+        // progress_bar_resumed: 2 units in 0.4 s = 5/s, not 52 / 0.4 s.
+        std::thread::sleep(ms(400));
+        bar.set_position(52);
+        bar.tick();
+        let line = screen.0.lock().unwrap().clone();
+        let rate = drawn_rate(&line);
+        assert!((2.0..5.1).contains(&rate), "{line}");
+        // The earlier pattern: set_position(done) right after making the bar. The rate
+        // counts from the first redraw after SETTLE, so 2 units in about 0.4 s again.
+        let (screen, bar) = screen_bar(None);
+        bar.set_position(50);
+        bar.reset_eta();
+        std::thread::sleep(SETTLE);
+        bar.tick();
+        std::thread::sleep(ms(400));
+        bar.set_position(52);
+        bar.tick();
+        let line = screen.0.lock().unwrap().clone();
+        let rate = drawn_rate(&line);
+        assert!((2.0..5.1).contains(&rate), "{line}");
+        // The ETA at that rate: 48 units at 5/s is about 10 s (more on a slow machine).
+        let eta: u64 = line
+            .split("ETA ")
+            .nth(1)
+            .and_then(|t| t.split("s)").next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{line}"));
+        assert!((9..=24).contains(&eta), "{line}");
     }
 }
