@@ -7,7 +7,7 @@ pub mod rollout;
 pub mod sample;
 pub mod stats;
 
-use cli_support::progress_bar;
+use cli_support::progress::progress_bar_resumed;
 pub use cli_support::{note, EngineArgs, JobArgs};
 use datasets::format::Format;
 use datasets::job::Progress;
@@ -34,6 +34,21 @@ pub enum FormatArg {
     GnubgNn,
     /// bgkit's binary dataset (`.bgds`, `.bin`).
     Binary,
+}
+
+/// The name of a format, as `--format` spells it (for JSON summaries).
+pub fn format_name(f: Format) -> &'static str {
+    match f {
+        Format::Csv => "csv",
+        Format::GnubgNn => "gnubg-nn",
+        Format::Binary => "binary",
+    }
+}
+
+/// Prints a JSON value on stdout, pretty, as the `--json` summaries do.
+pub fn print_json(value: &serde_json::Value) -> anyhow::Result<()> {
+    cli_support::outln!("{}", serde_json::to_string_pretty(value)?)?;
+    Ok(())
 }
 
 impl From<FormatArg> for Format {
@@ -67,10 +82,8 @@ impl Bar {
 
 impl Progress for Bar {
     fn start(&mut self, total: u64, done: u64) {
-        let bar = progress_bar(total, self.unit, self.quiet);
-        bar.set_position(done);
-        bar.reset_eta();
-        self.bar = Some(bar);
+        // The rate and ETA count this run's units only (see cli_support::progress).
+        self.bar = Some(progress_bar_resumed(total, done, self.unit, self.quiet, None));
     }
 
     fn update(&mut self, done: u64, status: Option<String>) {

@@ -60,6 +60,42 @@ fn stdout_to_dev_full_and_a_closed_pipe_do_not_panic() {
 }
 
 #[test]
+fn json_summaries_on_a_full_or_closed_stdout_do_not_panic() {
+    if !have(&[WD, OS, TS]) {
+        return;
+    }
+    let dir = Scratch::new("datasets", "table-json");
+    let (pos, _) = files(&dir);
+    for (k, closed) in [false, true].into_iter().enumerate() {
+        let sample = dir.join(format!("s{k}.csv"));
+        let rollout = dir.join(format!("r{k}.csv"));
+        for args in [
+            vec!["sample", "--games", "2", "-o", s(&sample), "--quiet", "--json"],
+            vec![
+                "rollout",
+                "--input",
+                s(&pos),
+                "-o",
+                s(&rollout),
+                "--trials",
+                "2",
+                "--no-vr",
+                "--quiet",
+                "--json",
+            ],
+        ] {
+            if closed {
+                case_stdout_closed(BIN, &args, 0);
+            } else {
+                case_stdout_full(TOOL, BIN, &args);
+            }
+        }
+        // The data files are written before the summary.
+        assert!(sample.exists() && rollout.exists());
+    }
+}
+
+#[test]
 fn stderr_to_dev_full_does_not_stop_a_job() {
     if !have(&[WD, OS, TS]) {
         return;

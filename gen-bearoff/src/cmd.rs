@@ -4,6 +4,7 @@ pub mod common;
 pub mod compare;
 pub mod dump;
 pub mod hyper;
+pub mod json;
 pub mod one_sided;
 pub mod two_sided;
 pub mod verify;

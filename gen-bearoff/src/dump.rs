@@ -112,8 +112,9 @@ fn side_of(index: &crate::format::index::PositionIndex, i: u64) -> Result<[u8; 2
     Ok(side)
 }
 
-/// Produces the dump text for `target` in `db`; `name` is the file name as given.
-pub fn dump(db: &BearoffDb, target: &DumpTarget, name: &str) -> Result<String, BearoffError> {
+/// The position `target` names in `db`, with the indices of the side on roll and of
+/// the opponent (each side's rank in the database's index).
+pub fn locate(db: &BearoffDb, target: &DumpTarget) -> Result<(Position, u64, u64), BearoffError> {
     let (index, per_side) = match db {
         BearoffDb::OneSided(d) => (*d.index(), d.count()),
         BearoffDb::TwoSided(d) => (*d.index(), d.positions_per_side()),
@@ -151,6 +152,12 @@ pub fn dump(db: &BearoffDb, target: &DumpTarget, name: &str) -> Result<String, B
             (pos, rank(pos.on_roll())?, rank(pos.opponent())?)
         }
     };
+    Ok((pos, us, them))
+}
+
+/// Produces the dump text for `target` in `db`; `name` is the file name as given.
+pub fn dump(db: &BearoffDb, target: &DumpTarget, name: &str) -> Result<String, BearoffError> {
+    let (pos, us, them) = locate(db, target)?;
     let mut s = String::new();
     let _ = writeln!(s, "Bearoff database: {name}");
     match target {

@@ -13,9 +13,9 @@ use crate::onesided::OneSidedDb;
 use crate::reader::BearoffDb;
 use crate::twosided::record::compute_record;
 use crate::twosided::TwoSidedDb;
-use crate::verify_report::sample;
+use crate::verify_report::{sample, REPORT_EVERY};
 /// Paths from before the report and the sampling became a module of their own.
-pub use crate::verify_report::{SplitMix64, VerifyReport};
+pub use crate::verify_report::{SplitMix64, VerifyPass, VerifyReport};
 
 struct FileSource<'a>(&'a OneSidedDb);
 
@@ -39,14 +39,15 @@ impl ExactSource for FileSource<'_> {
 }
 
 /// Verifies a database. `samples` records are recomputed (plus the first and last
-/// eight; `u64::MAX` recomputes every record); `progress(done, total)` reports the
-/// structural pass. A record that cannot be read is a problem in the report, not an
+/// eight; `u64::MAX` recomputes every record); `progress(pass, done, total)` reports
+/// both passes, the structural one over every record and the recomputation over the
+/// records chosen, each from 0 to its total. A record that cannot be read is a problem in the report, not an
 /// error: the error return is kept for failures outside the file's contents.
 pub fn verify(
     db: &BearoffDb,
     samples: u64,
     seed: u64,
-    progress: &dyn Fn(u64, u64),
+    progress: &dyn Fn(VerifyPass, u64, u64),
 ) -> Result<VerifyReport, BearoffError> {
     match db {
         BearoffDb::OneSided(d) => verify_one_sided(d, samples, seed, progress),
@@ -59,7 +60,7 @@ fn verify_one_sided(
     db: &OneSidedDb,
     samples: u64,
     seed: u64,
-    progress: &dyn Fn(u64, u64),
+    progress: &dyn Fn(VerifyPass, u64, u64),
 ) -> Result<VerifyReport, BearoffError> {
     let mut report = VerifyReport::default();
     let n = db.count();
@@ -98,13 +99,18 @@ fn verify_one_sided(
         }
         report.structural += 1;
         if i % 65536 == 0 {
-            progress(i, n);
+            progress(VerifyPass::Structure, i, n);
         }
     }
-    progress(n, n);
+    progress(VerifyPass::Structure, n, n);
     let index = *db.index();
     let ranker = crate::movegen::Ranker::new(&index);
-    for i in sample(n, samples, seed) {
+    let chosen = sample(n, samples, seed);
+    let total = chosen.len() as u64;
+    for (done, i) in (0u64..).zip(chosen) {
+        if done % REPORT_EVERY == 0 {
+            progress(VerifyPass::Recompute, done, total);
+        }
         if params.normal {
             let src = |j: u64| db.normal_record(j).unwrap_or([f32::NAN; 4]);
             let want = compute_normal(&index, &ranker, i, &src);
@@ -127,6 +133,7 @@ fn verify_one_sided(
         }
         report.recomputed += 1;
     }
+    progress(VerifyPass::Recompute, total, total);
     Ok(report)
 }
 
@@ -134,7 +141,7 @@ fn verify_two_sided(
     db: &TwoSidedDb,
     samples: u64,
     seed: u64,
-    progress: &dyn Fn(u64, u64),
+    progress: &dyn Fn(VerifyPass, u64, u64),
 ) -> Result<VerifyReport, BearoffError> {
     let mut report = VerifyReport::default();
     let n = db.positions_per_side();
@@ -161,13 +168,18 @@ fn verify_two_sided(
         }
         report.structural += 2;
         if i % 4096 == 0 {
-            progress(i, n);
+            progress(VerifyPass::Structure, i, n);
         }
     }
-    progress(n, n);
+    progress(VerifyPass::Structure, n, n);
     let index = *db.index();
     let get = |a: u64, b: u64| db.equities(a * n + b).map(|e| e.signed()).unwrap_or([0; 4]);
-    for r in sample(n * n, samples, seed) {
+    let chosen = sample(n * n, samples, seed);
+    let total = chosen.len() as u64;
+    for (done, r) in (0u64..).zip(chosen) {
+        if done % REPORT_EVERY == 0 {
+            progress(VerifyPass::Recompute, done, total);
+        }
         let (us, them) = (r / n, r % n);
         let want = compute_record(&index, us, them, cubeful, &get);
         let got = match db.equities(r) {
@@ -186,5 +198,6 @@ fn verify_two_sided(
         }
         report.recomputed += 1;
     }
+    progress(VerifyPass::Recompute, total, total);
     Ok(report)
 }

@@ -2,6 +2,30 @@
 //! (`sample`): shared by the bearoff checks ([`crate::verify`]) and the hypergammon
 //! checks ([`crate::hyper::verify`]).
 
+/// The two passes of a verify, as its progress reports name them: first every record
+/// is read and checked (`Structure`), then the sample (or, with `--full`, every
+/// record) is recomputed from its successors (`Recompute`, the slow part).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VerifyPass {
+    /// Structural checks of every record.
+    Structure,
+    /// Recomputation of the sampled records.
+    Recompute,
+}
+
+impl VerifyPass {
+    /// A short name for a progress bar.
+    pub fn name(self) -> &'static str {
+        match self {
+            VerifyPass::Structure => "structure",
+            VerifyPass::Recompute => "recompute",
+        }
+    }
+}
+
+/// How often (in records) the passes report their progress.
+pub(crate) const REPORT_EVERY: u64 = 1 << 12;
+
 /// What `verify` found.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct VerifyReport {

@@ -38,6 +38,10 @@ fn printing(dbs: &[String; 3]) -> Vec<Vec<String>> {
         v(&["verify", ts, "-q"]),
         v(&["verify", hy, "-q"]),
         v(&["compare", hy, hy]),
+        v(&["dump", os, "-n", "3", "--json"]),
+        v(&["dump", hy, "-n", "3", "--json"]),
+        v(&["verify", ts, "-q", "--json"]),
+        v(&["verify", hy, "-q", "--json"]),
         v(&["--help"]),
     ]
 }
@@ -122,6 +126,8 @@ fn a_missing_input_is_one_error() {
     for args in [
         vec!["dump", "/no/such/db.bd", "-n", "0"],
         vec!["verify", "/no/such/db.bd"],
+        vec!["verify", "/no/such/db.bd", "--json"],
+        vec!["dump", "/no/such/db.bd", "-n", "0", "--json"],
         vec!["compare", "/no/such/db.bd", "/no/such/db.bd"],
     ] {
         case_missing_input(TOOL, BIN, &args, "/no/such/db.bd");

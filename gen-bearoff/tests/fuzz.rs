@@ -62,7 +62,7 @@ fn exercise(path: &Path, index: u64) {
     if let Ok(db) = BearoffDb::open(path) {
         let _ = dump(&db, &DumpTarget::Index(index), "f.bd");
         let _ = dump(&db, &DumpTarget::PositionId("4HPwATDgc/ABMA".into()), "f.bd");
-        let _ = verify(&db, 16, index, &|_, _| {});
+        let _ = verify(&db, 16, index, &|_, _, _| {});
     }
 }
 

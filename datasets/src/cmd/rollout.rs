@@ -11,7 +11,9 @@ use datasets::job::rollout::{self, RolloutJob};
 use datasets::shard::Shard;
 use datasets::RolloutSettings;
 
-use super::{engine_files, note, Bar, EngineArgs, FormatArg, JobArgs};
+use serde_json::json;
+
+use super::{engine_files, format_name, note, print_json, Bar, EngineArgs, FormatArg, JobArgs};
 
 /// Roll out positions: five cubeless probabilities and their standard errors each.
 ///
@@ -65,6 +67,10 @@ pub struct Args {
     /// with `datasets merge`.
     #[arg(long, value_name = "K/N")]
     shard: Option<Shard>,
+    /// Print a summary of the run as JSON on stdout at the end (the output file is the
+    /// same).
+    #[arg(long)]
+    json: bool,
     #[command(flatten)]
     job: JobArgs,
 }
@@ -93,6 +99,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         threads,
         fresh: args.job.fresh,
     };
+    let format = Format::for_output(&job.output, job.format)?;
     let done = rollout::run(&job, &mut Bar::new("positions", args.job.quiet))?;
     note(
         args.job.quiet,
@@ -106,5 +113,28 @@ pub fn run(args: Args) -> Result<ExitCode> {
             job.output.display()
         ),
     );
+    if args.json {
+        print_json(&json!({
+            "output": job.output.display().to_string(),
+            "format": format_name(format),
+            "input": job.input.display().to_string(),
+            "shard": job.shard.to_string(),
+            "positions": done.positions,
+            "new": done.new,
+            "resumed": done.positions - done.new,
+            "trials": job.settings.trials,
+            "trials_played": done.trials,
+            "plies": job.settings.plies,
+            "truncate": job.settings.truncate,
+            "seed": job.settings.seed,
+            "variance_reduction": job.settings.variance_reduction,
+            "bearoff_truncation": job.settings.bearoff_truncation,
+            "position_seeds": job.settings.position_seeds,
+            "incremental": job.incremental,
+            "threads": threads,
+            "seconds": done.seconds,
+            "trials_per_second": done.trials as f64 / done.seconds.max(1e-9),
+        }))?;
+    }
     Ok(ExitCode::SUCCESS)
 }

@@ -10,7 +10,9 @@ use datasets::class::parse_classes;
 use datasets::job::sample::{self, SampleJob};
 use datasets::sample::SampleSettings;
 
-use super::{engine_files, note, Bar, EngineArgs, JobArgs};
+use serde_json::json;
+
+use super::{engine_files, note, print_json, Bar, EngineArgs, JobArgs};
 
 /// Sample positions from self-play games at 0 ply.
 ///
@@ -52,6 +54,10 @@ pub struct Args {
     /// Disagreement threshold, in cubeless money equity.
     #[arg(long, default_value_t = 0.05)]
     threshold: f32,
+    /// Print a summary of the run as JSON on stdout at the end (the output file is the
+    /// same).
+    #[arg(long)]
+    json: bool,
     #[command(flatten)]
     job: JobArgs,
 }
@@ -100,5 +106,26 @@ pub fn run(args: Args) -> Result<ExitCode> {
             job.output.display()
         ),
     );
+    if args.json {
+        print_json(&json!({
+            "output": job.output.display().to_string(),
+            "games": done.games,
+            "positions": done.positions,
+            "seed": job.settings.seed,
+            "noise": shortest(job.settings.noise),
+            "epsilon": job.settings.epsilon,
+            "classes": job.settings.classes.iter().map(|c| c.name()).collect::<Vec<_>>(),
+            "disagree_plies": job.disagree_plies,
+            "disagree_weights": job.disagree_weights.as_ref().map(|p| p.display().to_string()),
+            "threshold": (job.disagree_plies.is_some() || job.disagree_weights.is_some()).then_some(shortest(job.threshold)),
+            "threads": threads,
+            "seconds": done.seconds,
+        }))?;
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// An `f32` setting as the decimal the user wrote (0.1, not 0.10000000149011612).
+fn shortest(x: f32) -> f64 {
+    x.to_string().parse().unwrap_or(f64::from(x))
 }

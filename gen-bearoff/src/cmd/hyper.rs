@@ -3,11 +3,11 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use anyhow::{bail, Result};
 use clap::Parser;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::ProgressBar;
 
 use gen_bearoff::hyper::{
     generate_hyper, DanceRule, HyperEvent, HyperMethod, HyperOptions, HyperPhase, EXACT_THRESHOLD,
@@ -15,7 +15,7 @@ use gen_bearoff::hyper::{
 };
 use gen_bearoff::output::AtomicOutput;
 
-use super::common::{global_threads, note};
+use super::common::{global_threads, note, phase_bar};
 
 /// Options of `hyper`.
 #[derive(Parser, Debug)]
@@ -272,18 +272,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
         resume: args.resume,
     };
     let start = Instant::now();
-    let bar = if args.quiet {
-        ProgressBar::hidden()
-    } else {
-        ProgressBar::with_draw_target(Some(1), ProgressDrawTarget::stderr())
-    };
-    bar.set_style(
-        ProgressStyle::with_template("{msg:>32} [{elapsed_precise}] [{wide_bar}] {percent:>3}% ETA {eta}")
-            .expect("valid template")
-            .progress_chars("=> "),
-    );
-    bar.set_message("tabulating moves");
-    bar.enable_steady_tick(Duration::from_millis(250));
+    // The one bar style of bgkit's tools (cli_support::progress).
+    let bar = phase_bar(1, "tabulating moves", args.quiet);
     let display = Mutex::new(Display {
         bar: bar.clone(),
         quiet: args.quiet,

@@ -4,6 +4,7 @@
 //! checked at all (missing, unreadable, bad arguments). A file whose header or size is
 //! damaged is a problem found (exit 1), as hyper verify reports its problems.
 
+use std::cell::Cell;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -12,9 +13,11 @@ use clap::Parser;
 
 use gen_bearoff::error::BearoffError;
 use gen_bearoff::reader::check_sidecar;
-use gen_bearoff::verify::verify;
+use gen_bearoff::verify::{verify, VerifyPass, VerifyReport};
+use gen_bearoff::BearoffDb;
 
 use super::common::{global_threads, open_db, phase_bar};
+use super::json::Json;
 
 /// Options of `verify`.
 #[derive(Parser, Debug)]
@@ -39,67 +42,173 @@ pub struct Args {
     /// No progress bar.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    /// Print the outcome as one JSON object (exit status unchanged).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The sidecar checksum's state, for the text and the JSON.
+enum Sidecar {
+    Matches,
+    Absent,
+    Mismatch,
+}
+
+impl Sidecar {
+    fn name(&self) -> &'static str {
+        match self {
+            Sidecar::Matches => "matches",
+            Sidecar::Absent => "absent",
+            Sidecar::Mismatch => "mismatch",
+        }
+    }
+}
+
+/// What one run of `verify` found, printed as text or as JSON.
+struct Outcome<'a> {
+    args: &'a Args,
+    name: String,
+    sidecar: Sidecar,
+    kind: Option<String>,
+    records: Option<u64>,
+    report: VerifyReport,
+}
+
+impl Outcome<'_> {
+    fn json(&self) -> Json {
+        let r = &self.report;
+        Json::Obj(vec![
+            ("file", Json::str(&self.name)),
+            ("kind", self.kind.as_ref().map_or(Json::Null, Json::str)),
+            ("records", self.records.map_or(Json::Null, Json::uint)),
+            ("checked", Json::uint(r.structural)),
+            ("recomputed", Json::uint(r.recomputed)),
+            ("mode", Json::str(if self.args.full { "full" } else { "sampled" })),
+            (
+                "samples",
+                if self.args.full {
+                    Json::Null
+                } else {
+                    Json::uint(self.args.samples)
+                },
+            ),
+            ("seed", Json::uint(self.args.seed)),
+            ("sidecar", Json::str(self.sidecar.name())),
+            ("problem_count", Json::uint(r.problem_count)),
+            ("problems", Json::Arr(r.problems.iter().map(Json::str).collect())),
+            ("notes", Json::Arr(r.notes.iter().map(Json::str).collect())),
+            ("ok", Json::Bool(r.ok())),
+        ])
+    }
+
+    /// Prints the outcome; exit status 0 if sound, 1 if a problem was found.
+    fn print(&self) -> Result<ExitCode> {
+        let code = if self.report.ok() {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(1)
+        };
+        if self.args.json {
+            cli_support::outln!("{}", self.json().pretty())?;
+            return Ok(code);
+        }
+        let (name, r) = (&self.name, &self.report);
+        let Some(kind) = &self.kind else {
+            // Problems found before the records could be read.
+            cli_support::outln!("{name}: {} problem(s)", r.problem_count)?;
+            for p in &r.problems {
+                cli_support::outln!("  {p}")?;
+            }
+            return Ok(code);
+        };
+        if r.ok() {
+            cli_support::outln!(
+                "{name}: OK ({kind}; {} records checked, {} recomputed from their successors)",
+                r.structural,
+                r.recomputed
+            )?;
+            let sidecar = match self.sidecar {
+                Sidecar::Matches => format!("SHA-256 matches {name}.sha256"),
+                _ => format!("no {name}.sha256 sidecar: SHA-256 not checked"),
+            };
+            cli_support::outln!("  {sidecar}")?;
+            for n in &r.notes {
+                cli_support::outln!("  {n}")?;
+            }
+        } else {
+            cli_support::outln!(
+                "{name}: {} problem(s) ({kind}; {} records checked, {} recomputed)",
+                r.problem_count,
+                r.structural,
+                r.recomputed
+            )?;
+            for p in r.problems.iter().chain(&r.notes) {
+                cli_support::outln!("  {p}")?;
+            }
+        }
+        Ok(code)
+    }
 }
 
 /// Runs `verify`: exit 0 if the file is sound, 1 if a problem was found.
 pub fn run(args: Args) -> Result<ExitCode> {
     global_threads(args.threads)?;
     let name = args.file.display().to_string();
+    let mut outcome = Outcome {
+        args: &args,
+        name: name.clone(),
+        sidecar: Sidecar::Absent,
+        kind: None,
+        records: None,
+        report: VerifyReport::default(),
+    };
+    // Problems found before the records can be read end the check (exit 1).
+    let early = |mut outcome: Outcome, problem: String| {
+        outcome.report.problem_count = 1;
+        outcome.report.problems = vec![problem];
+        outcome.print()
+    };
     // The sidecar checksum first: it covers every byte, header included.
-    let sidecar = match check_sidecar(&args.file) {
-        Ok(true) => format!("SHA-256 matches {name}.sha256"),
-        Ok(false) => format!("no {name}.sha256 sidecar: SHA-256 not checked"),
-        Err(e @ BearoffError::Corrupt { .. }) => return problems(&name, &[e.to_string()]),
+    outcome.sidecar = match check_sidecar(&args.file) {
+        Ok(true) => Sidecar::Matches,
+        Ok(false) => Sidecar::Absent,
+        Err(e @ BearoffError::Corrupt { .. }) => {
+            outcome.sidecar = Sidecar::Mismatch;
+            return early(outcome, e.to_string());
+        }
         Err(e) => return Err(e.into()),
     };
     let db = match open_db(&args.file, args.assume_header.as_deref()) {
         Ok(db) => db,
         Err(e) => match e.downcast_ref::<BearoffError>() {
             Some(b @ (BearoffError::Corrupt { .. } | BearoffError::Header { .. })) => {
-                return problems(&name, &[b.to_string()]);
+                return early(outcome, b.to_string());
             }
             _ => return Err(e),
         },
     };
-    let bar = phase_bar(1, "verify", args.quiet);
+    outcome.kind = Some(db.kind().to_string());
+    outcome.records = Some(match &db {
+        BearoffDb::OneSided(d) => d.count(),
+        BearoffDb::TwoSided(d) => d.count(),
+        BearoffDb::Hypergammon(d) => d.count(),
+    });
+    // One bar, one phase per pass: the structural checks of every record, then the
+    // recomputation of the records chosen (the slow part; every record with --full).
+    let bar = phase_bar(1, VerifyPass::Structure.name(), args.quiet);
+    let current = Cell::new(VerifyPass::Structure);
     let samples = if args.full { u64::MAX } else { args.samples };
-    let report = verify(&db, samples, args.seed, &|done, total| {
+    let report = verify(&db, samples, args.seed, &|pass, done, total| {
+        if pass != current.get() {
+            current.set(pass);
+            bar.reset();
+            bar.set_message(pass.name());
+        }
         bar.set_length(total);
         bar.set_position(done);
     })
     .with_context(|| name.clone())?;
     bar.finish_and_clear();
-    let kind = db.kind();
-    if report.ok() {
-        cli_support::outln!(
-            "{name}: OK ({kind}; {} records checked, {} recomputed from their successors)",
-            report.structural,
-            report.recomputed
-        )?;
-        cli_support::outln!("  {sidecar}")?;
-        for n in &report.notes {
-            cli_support::outln!("  {n}")?;
-        }
-        Ok(ExitCode::SUCCESS)
-    } else {
-        cli_support::outln!(
-            "{name}: {} problem(s) ({kind}; {} records checked, {} recomputed)",
-            report.problem_count,
-            report.structural,
-            report.recomputed
-        )?;
-        for p in report.problems.iter().chain(&report.notes) {
-            cli_support::outln!("  {p}")?;
-        }
-        Ok(ExitCode::from(1))
-    }
-}
-
-/// Lists problems found before the records could be read; exit status 1.
-fn problems(name: &str, list: &[String]) -> Result<ExitCode> {
-    cli_support::outln!("{name}: {} problem(s)", list.len())?;
-    for p in list {
-        cli_support::outln!("  {p}")?;
-    }
-    Ok(ExitCode::from(1))
+    outcome.report = report;
+    outcome.print()
 }

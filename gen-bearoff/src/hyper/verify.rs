@@ -15,7 +15,7 @@ use super::reader::HyperDb;
 use super::record::HyperRecord;
 use super::space::{utility, Class, HyperSpace, Outputs};
 use crate::error::BearoffError;
-use crate::verify_report::{sample, VerifyReport};
+use crate::verify_report::{sample, VerifyPass, VerifyReport, REPORT_EVERY};
 
 /// Largest deviation accepted between a stored record and its recomputation. gnubg's own
 /// files (threshold 1e-5, in-place iteration, truncated to 24 bits) stay below 2·10⁻⁵,
@@ -34,7 +34,7 @@ pub fn verify_hyper(
     db: &HyperDb,
     samples: u64,
     seed: u64,
-    progress: &dyn Fn(u64, u64),
+    progress: &dyn Fn(VerifyPass, u64, u64),
 ) -> Result<VerifyReport, BearoffError> {
     let mut report = VerifyReport::default();
     let space = HyperSpace::new(usize::from(db.checkers()))?;
@@ -84,10 +84,10 @@ pub fn verify_hyper(
         }
         report.structural += 1;
         if r % (1 << 16) == 0 {
-            progress(r, count);
+            progress(VerifyPass::Structure, r, count);
         }
     }
-    progress(count, count);
+    progress(VerifyPass::Structure, count, count);
     let table = MoveTable::new(&space);
     let get = |s: usize| {
         db.record(s as u64)
@@ -95,7 +95,12 @@ pub fn verify_hyper(
             .unwrap_or(([0.0; 5], [0.0; 5]))
     };
     let mut worst = [(0.0f64, 0u64); 2];
-    for r in sample(count, samples, seed) {
+    let chosen = sample(count, samples, seed);
+    let total = chosen.len() as u64;
+    for (done, r) in (0u64..).zip(chosen) {
+        if done % REPORT_EVERY == 0 {
+            progress(VerifyPass::Recompute, done, total);
+        }
         let ru = r as usize;
         if !matches!(space.class(ru), Class::NoContact | Class::Contact) {
             continue;
@@ -114,6 +119,7 @@ pub fn verify_hyper(
         }
         report.recomputed += 1;
     }
+    progress(VerifyPass::Recompute, total, total);
     let best = if worst[0].0 <= worst[1].0 { 0 } else { 1 };
     let names = ["the correct dance rule", "gnubg's dance rule"];
     for k in 0..2 {

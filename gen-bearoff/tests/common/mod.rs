@@ -55,3 +55,45 @@ pub fn run_err(args: &[&str]) -> String {
     );
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
+
+/// A JSON document flattened by Python's own parser (independent of the printer under
+/// test): `path -> value as JSON text`, paths like `player.bearoff.3`; containers get
+/// their length under their own path (`problems` -> "2").
+pub fn parse_json(text: &str) -> std::collections::BTreeMap<String, String> {
+    use std::io::Write;
+    let script = r#"
+import json, sys
+def walk(p, v):
+    if isinstance(v, dict):
+        print(p + "\t" + str(len(v)))
+        for k, x in v.items(): walk(p + "." + k if p else k, x)
+    elif isinstance(v, list):
+        print(p + "\t" + str(len(v)))
+        for i, x in enumerate(v): walk(p + "." + str(i), x)
+    else:
+        print(p + "\t" + json.dumps(v))
+walk("", json.loads(sys.stdin.read()))
+"#;
+    let mut child = Command::new("python3")
+        .args(["-c", script])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("python3");
+    child.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "not JSON: {}\n{text}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let (k, v) = l.split_once('\t').unwrap();
+            (k.to_string(), v.to_string())
+        })
+        .collect()
+}
