@@ -25,10 +25,17 @@ enum Command {
     Stats(cmd::stats::Args),
     Merge(cmd::merge::Args),
     Benchmark(cmd::benchmark::Args),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell) on stdout.
+    Completions(cli_support::docs::CompletionsArgs),
+    /// Write the man pages (this tool and every subcommand) into a directory.
+    Man(cli_support::docs::ManArgs),
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match cli_support::parse::<Cli>("datasets") {
+        Ok(cli) => cli,
+        Err(status) => return status,
+    };
     let result = match cli.command {
         Command::Sample(args) => cmd::sample::run(args),
         Command::Rollout(args) => cmd::rollout::run(args),
@@ -36,6 +43,10 @@ fn main() -> ExitCode {
         Command::Stats(args) => cmd::stats::run(args),
         Command::Merge(args) => cmd::merge::run(args),
         Command::Benchmark(args) => cmd::benchmark::run(args),
+        Command::Completions(args) => {
+            cli_support::docs::completions::<Cli>(&args).map(|()| ExitCode::SUCCESS)
+        }
+        Command::Man(args) => cli_support::docs::write_man_pages::<Cli>(&args).map(|_| ExitCode::SUCCESS),
     };
     cli_support::exit_status("datasets", result)
 }

@@ -35,10 +35,17 @@ enum Command {
     Verify(cmd::verify::Args),
     /// Largest differences between two hypergammon databases.
     Compare(cmd::compare::Args),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell) on stdout.
+    Completions(cli_support::docs::CompletionsArgs),
+    /// Write the man pages (this tool and every subcommand) into a directory.
+    Man(cli_support::docs::ManArgs),
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match cli_support::parse::<Cli>("gen-bearoff") {
+        Ok(cli) => cli,
+        Err(status) => return status,
+    };
     let result = match cli.command {
         Command::OneSided(a) => cmd::one_sided::run(a),
         Command::TwoSided(a) => cmd::two_sided::run(a),
@@ -46,6 +53,10 @@ fn main() -> ExitCode {
         Command::Dump(a) => cmd::dump::run(a),
         Command::Verify(a) => cmd::verify::run(a),
         Command::Compare(a) => cmd::compare::run(a),
+        Command::Completions(args) => {
+            cli_support::docs::completions::<Cli>(&args).map(|()| ExitCode::SUCCESS)
+        }
+        Command::Man(args) => cli_support::docs::write_man_pages::<Cli>(&args).map(|_| ExitCode::SUCCESS),
     };
     cli_support::exit_status("gen-bearoff", result)
 }
