@@ -13,7 +13,7 @@ use crate::onesided::OneSidedDb;
 use crate::reader::BearoffDb;
 use crate::twosided::record::compute_record;
 use crate::twosided::TwoSidedDb;
-use crate::verify_report::{sample, REPORT_EVERY};
+use crate::verify_report::{recompute_chunks, sample, ChunkFindings};
 /// Paths from before the report and the sampling became a module of their own.
 pub use crate::verify_report::{SplitMix64, VerifyPass, VerifyReport};
 
@@ -106,34 +106,36 @@ fn verify_one_sided(
     let index = *db.index();
     let ranker = crate::movegen::Ranker::new(&index);
     let chosen = sample(n, samples, seed);
-    let total = chosen.len() as u64;
-    for (done, i) in (0u64..).zip(chosen) {
-        if done % REPORT_EVERY == 0 {
-            progress(VerifyPass::Recompute, done, total);
-        }
-        if params.normal {
-            let src = |j: u64| db.normal_record(j).unwrap_or([f32::NAN; 4]);
-            let want = compute_normal(&index, &ranker, i, &src);
-            let Ok(got) = db.normal_record(i) else {
-                continue; // reported by the structural pass
-            };
-            if want.map(f32::to_bits) != got.map(f32::to_bits) {
-                report.problem(format!("position {i}: stored {got:?}, recomputed {want:?}"));
+    let chunks = recompute_chunks(&chosen, progress, |records| {
+        let mut found = ChunkFindings::default();
+        for &i in records {
+            if params.normal {
+                let src = |j: u64| db.normal_record(j).unwrap_or([f32::NAN; 4]);
+                let want = compute_normal(&index, &ranker, i, &src);
+                let Ok(got) = db.normal_record(i) else {
+                    continue; // reported by the structural pass
+                };
+                if want.map(f32::to_bits) != got.map(f32::to_bits) {
+                    found.problem(format!("position {i}: stored {got:?}, recomputed {want:?}"));
+                }
+            } else {
+                let (a, g) = compute_exact(&index, &ranker, i, params.gammon, &FileSource(db));
+                let Ok(d) = db.distribution(i) else {
+                    continue; // reported by the structural pass
+                };
+                if d.bearoff != a || (params.gammon && d.gammon != Some(g)) {
+                    found.problem(format!(
+                        "position {i}: stored distribution differs from the recomputed one"
+                    ));
+                }
             }
-        } else {
-            let (a, g) = compute_exact(&index, &ranker, i, params.gammon, &FileSource(db));
-            let Ok(d) = db.distribution(i) else {
-                continue; // reported by the structural pass
-            };
-            if d.bearoff != a || (params.gammon && d.gammon != Some(g)) {
-                report.problem(format!(
-                    "position {i}: stored distribution differs from the recomputed one"
-                ));
-            }
+            found.recomputed += 1;
         }
-        report.recomputed += 1;
+        found
+    });
+    for found in chunks {
+        report.add(found);
     }
-    progress(VerifyPass::Recompute, total, total);
     Ok(report)
 }
 
@@ -175,29 +177,31 @@ fn verify_two_sided(
     let index = *db.index();
     let get = |a: u64, b: u64| db.equities(a * n + b).map(|e| e.signed()).unwrap_or([0; 4]);
     let chosen = sample(n * n, samples, seed);
-    let total = chosen.len() as u64;
-    for (done, r) in (0u64..).zip(chosen) {
-        if done % REPORT_EVERY == 0 {
-            progress(VerifyPass::Recompute, done, total);
-        }
-        let (us, them) = (r / n, r % n);
-        let want = compute_record(&index, us, them, cubeful, &get);
-        let got = match db.equities(r) {
-            Ok(e) => e.signed(),
-            Err(e) => {
-                report.problem(format!("record {r} ({us}, {them}): {e}"));
-                continue;
+    let chunks = recompute_chunks(&chosen, progress, |records| {
+        let mut found = ChunkFindings::default();
+        for &r in records {
+            let (us, them) = (r / n, r % n);
+            let want = compute_record(&index, us, them, cubeful, &get);
+            let got = match db.equities(r) {
+                Ok(e) => e.signed(),
+                Err(e) => {
+                    found.problem(format!("record {r} ({us}, {them}): {e}"));
+                    continue;
+                }
+            };
+            if want[..k] != got[..k] {
+                found.problem(format!(
+                    "record {r} ({us}, {them}): stored {:?}, recomputed {:?}",
+                    &got[..k],
+                    &want[..k]
+                ));
             }
-        };
-        if want[..k] != got[..k] {
-            report.problem(format!(
-                "record {r} ({us}, {them}): stored {:?}, recomputed {:?}",
-                &got[..k],
-                &want[..k]
-            ));
+            found.recomputed += 1;
         }
-        report.recomputed += 1;
+        found
+    });
+    for found in chunks {
+        report.add(found);
     }
-    progress(VerifyPass::Recompute, total, total);
     Ok(report)
 }

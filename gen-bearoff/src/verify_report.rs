@@ -44,7 +44,7 @@ pub struct VerifyReport {
 impl VerifyReport {
     pub(crate) fn problem(&mut self, text: String) {
         self.problem_count += 1;
-        if self.problems.len() < 20 {
+        if self.problems.len() < KEPT_PROBLEMS {
             self.problems.push(text);
         }
     }
@@ -91,4 +91,63 @@ pub(crate) fn sample(count: u64, samples: u64, seed: u64) -> Vec<u64> {
     out.sort_unstable();
     out.dedup();
     out
+}
+
+/// What the recomputation found in one chunk of records: its problems (the first
+/// [`KEPT_PROBLEMS`] of them, in record order), how many there were, and how many
+/// records were recomputed.
+#[derive(Debug, Default)]
+pub(crate) struct ChunkFindings {
+    problems: Vec<String>,
+    problem_count: u64,
+    pub(crate) recomputed: u64,
+}
+
+/// Problems a report keeps the text of.
+pub(crate) const KEPT_PROBLEMS: usize = 20;
+
+impl ChunkFindings {
+    pub(crate) fn problem(&mut self, text: String) {
+        self.problem_count += 1;
+        if self.problems.len() < KEPT_PROBLEMS {
+            self.problems.push(text);
+        }
+    }
+}
+
+impl VerifyReport {
+    /// Adds a chunk's findings (chunks added in record order give the report a
+    /// sequential pass would have given).
+    pub(crate) fn add(&mut self, chunk: ChunkFindings) {
+        let kept = chunk.problems.len() as u64;
+        for text in chunk.problems {
+            self.problem(text);
+        }
+        self.problem_count += chunk.problem_count - kept;
+        self.recomputed += chunk.recomputed;
+    }
+}
+
+/// Recomputes the `chosen` records on the rayon pool (`--threads`): `per_chunk` checks
+/// a chunk of consecutive chosen records; the chunks' results come back in record
+/// order, so the outcome is the same for any number of threads. Progress is reported
+/// between waves of chunks, from the calling thread.
+pub(crate) fn recompute_chunks<T: Send>(
+    chosen: &[u64],
+    progress: &dyn Fn(VerifyPass, u64, u64),
+    per_chunk: impl Fn(&[u64]) -> T + Sync,
+) -> Vec<T> {
+    use rayon::prelude::*;
+    let total = chosen.len() as u64;
+    let chunk = REPORT_EVERY as usize;
+    let wave = chunk * 4 * rayon::current_num_threads().max(1);
+    let mut results = Vec::with_capacity(chosen.len().div_ceil(chunk));
+    let mut done = 0u64;
+    progress(VerifyPass::Recompute, 0, total);
+    for records in chosen.chunks(wave) {
+        results.par_extend(records.par_chunks(chunk).map(&per_chunk));
+        done += records.len() as u64;
+        progress(VerifyPass::Recompute, done, total);
+    }
+    results
 }

@@ -36,7 +36,8 @@ pub struct Args {
     /// For a headerless file: its header text, e.g. "gnubg-OS-06-15-1-1-0".
     #[arg(long)]
     pub assume_header: Option<String>,
-    /// Worker threads (unused by the checks themselves; accepted for symmetry).
+    /// Worker threads of the recomputation (default: one per core); the outcome is the
+    /// same for any count.
     #[arg(long, short = 'j')]
     pub threads: Option<usize>,
     /// No progress bar.

@@ -15,7 +15,7 @@ use super::reader::HyperDb;
 use super::record::HyperRecord;
 use super::space::{utility, Class, HyperSpace, Outputs};
 use crate::error::BearoffError;
-use crate::verify_report::{sample, VerifyPass, VerifyReport, REPORT_EVERY};
+use crate::verify_report::{recompute_chunks, sample, VerifyPass, VerifyReport};
 
 /// Largest deviation accepted between a stored record and its recomputation. gnubg's own
 /// files (threshold 1e-5, in-place iteration, truncated to 24 bits) stay below 2·10⁻⁵,
@@ -94,32 +94,42 @@ pub fn verify_hyper(
             .map(|x| decoded(&x))
             .unwrap_or(([0.0; 5], [0.0; 5]))
     };
-    let mut worst = [(0.0f64, 0u64); 2];
     let chosen = sample(count, samples, seed);
-    let total = chosen.len() as u64;
-    for (done, r) in (0u64..).zip(chosen) {
-        if done % REPORT_EVERY == 0 {
-            progress(VerifyPass::Recompute, done, total);
+    // Per chunk: the largest deviation under each dance rule (first record of the
+    // largest), and the records recomputed.
+    let chunks = recompute_chunks(&chosen, progress, |records| {
+        let mut worst = [(0.0f64, 0u64); 2];
+        let mut recomputed = 0u64;
+        for &r in records {
+            let ru = r as usize;
+            if !matches!(space.class(ru), Class::NoContact | Class::Contact) {
+                continue;
+            }
+            let (stored, _) = get(ru);
+            for (k, rule) in [DanceRule::Correct, DanceRule::Gnubg].into_iter().enumerate() {
+                let (e, _) = bellman(&space, &table, rule, ru, |s| get(s).0, |s| get(s).1);
+                let d = e
+                    .iter()
+                    .zip(&stored)
+                    .map(|(a, b)| (a - b).abs())
+                    .fold(0.0, f64::max);
+                if d > worst[k].0 {
+                    worst[k] = (d, r);
+                }
+            }
+            recomputed += 1;
         }
-        let ru = r as usize;
-        if !matches!(space.class(ru), Class::NoContact | Class::Contact) {
-            continue;
-        }
-        let (stored, _) = get(ru);
-        for (k, rule) in [DanceRule::Correct, DanceRule::Gnubg].into_iter().enumerate() {
-            let (e, _) = bellman(&space, &table, rule, ru, |s| get(s).0, |s| get(s).1);
-            let d = e
-                .iter()
-                .zip(&stored)
-                .map(|(a, b)| (a - b).abs())
-                .fold(0.0, f64::max);
-            if d > worst[k].0 {
-                worst[k] = (d, r);
+        (worst, recomputed)
+    });
+    let mut worst = [(0.0f64, 0u64); 2];
+    for (chunk_worst, recomputed) in chunks {
+        for k in 0..2 {
+            if chunk_worst[k].0 > worst[k].0 {
+                worst[k] = chunk_worst[k];
             }
         }
-        report.recomputed += 1;
+        report.recomputed += recomputed;
     }
-    progress(VerifyPass::Recompute, total, total);
     let best = if worst[0].0 <= worst[1].0 { 0 } else { 1 };
     let names = ["the correct dance rule", "gnubg's dance rule"];
     for k in 0..2 {
