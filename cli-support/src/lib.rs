@@ -6,12 +6,15 @@ The command-line pieces that bgkit's binaries (`evaluator`, `gen-bearoff`, `data
 threads, the exit status with its one-line error message, the rule for outputs
 ([`outputs`]: an existing output needs `--force`, an output never replaces an input),
 writes to stdout and stderr that never panic ([`stream`]: a closed stdout ends
-the command quietly with status 0, a failed stderr is ignored), and what a benchmark
-ran on ([`about`]: version, git commit, CPU model, kernel).
+the command quietly with status 0, a failed stderr is ignored), argument parsing with
+clap's errors in the same one-line form ([`parse`]), shell completions and man pages
+generated from each tool's clap definition ([`docs`]), and what a benchmark ran on
+([`about`]: version, git commit, CPU model, kernel).
 
 # Design
 
-This crate depends on no bgkit crate, and no bgkit library depends on it. The
+This crate depends on no bgkit crate but `fileio` (atomic writes of man pages), and no
+bgkit library depends on it. The
 libraries (`evaluator`, `gen-bearoff`, `datasets`, `trainer`) compile without clap,
 anyhow or indicatif (their `cli` feature, on by default, adds the binary); each
 exposes plain settings types (for example `evaluator::engine::EngineOptions`,
