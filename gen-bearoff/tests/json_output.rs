@@ -234,3 +234,46 @@ fn dump_json_holds_the_values_the_text_dump_prints() {
     assert_eq!(code, Some(2), "{err}");
     assert!(out.is_empty() && err.contains("index 99999999999"), "{out}{err}");
 }
+
+#[test]
+fn dump_json_of_a_hypergammon_record_agrees_with_its_probabilities_and_the_text() {
+    let dir = scratch("json-dump-hyper");
+    let f = dir.join("h1.bd");
+    let name = f.to_str().unwrap();
+    run_ok(&["hyper", "-c", "1", "--no-checkpoint", "-q", "-o", name]);
+    // 26 positions per side: index 290 = player 11, opponent 4.
+    let text = String::from_utf8(run_ok(&["dump", name, "-n", "290"]).stdout).unwrap();
+    let out = String::from_utf8(run_ok(&["dump", name, "-n", "290", "--json"]).stdout).unwrap();
+    let j = parse_json(&out);
+    assert_eq!(j[""], "12", "{out}");
+    assert_eq!(
+        (j["index"].as_str(), j["player"].as_str(), j["opponent"].as_str()),
+        ("290", "11", "4")
+    );
+    assert_eq!(j["probabilities"], "5");
+    let p: Vec<f64> = (0..5).map(|k| num(&j, &format!("probabilities.{k}"))).collect();
+    // The text's six-decimal probabilities.
+    let shown = text
+        .lines()
+        .skip_while(|l| !l.starts_with("Probabilities"))
+        .nth(1)
+        .unwrap();
+    let shown: Vec<f64> = shown.split_whitespace().map(|w| w.parse().unwrap()).collect();
+    for (a, b) in p.iter().zip(&shown) {
+        assert!((a - b).abs() <= 5e-7, "{p:?} vs {shown:?}");
+    }
+    // Cubeless money equity from the probabilities (a second computation, in f64).
+    let e = 2.0 * p[0] - 1.0 + p[1] + p[2] - p[3] - p[4];
+    assert!((num(&j, "cubeless") - e).abs() < 1e-6, "{e} vs {out}");
+    assert!(p[0] > 0.0 && p[3] > 0.0, "{out}");
+    for (label, key) in [
+        ("Owned cube", "owned"),
+        ("Centered cube (Jacoby rule)", "centred_jacoby"),
+        ("Centered cube  ", "centred"),
+        ("Opponent owns cube", "opponent_owns"),
+        ("Cubeless equity", "cubeless"),
+    ] {
+        let shown = numbers_after(&text, label)[0];
+        assert!((shown - num(&j, key)).abs() <= 5e-5, "{key}: {shown} vs {out}");
+    }
+}

@@ -5,12 +5,12 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use clap::{ArgGroup, Parser};
+use serde::Serialize;
 
 use gen_bearoff::dump::{dump, locate, DumpTarget};
 use gen_bearoff::{BearoffDb, BearoffError, OneSidedDb};
 
 use super::common::open_db;
-use super::json::Json;
 
 /// Options of `dump`.
 #[derive(Parser, Debug)]
@@ -44,7 +44,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let name = args.file.display().to_string();
     if args.json {
         let doc = json(&db, &target, &name).with_context(|| name.clone())?;
-        cli_support::outln!("{}", doc.pretty())?;
+        super::json::print(&doc)?;
         return Ok(ExitCode::SUCCESS);
     }
     let text = dump(&db, &target, &name).with_context(|| name.clone())?;
@@ -52,77 +52,125 @@ pub fn run(args: Args) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The record `target` names, as JSON: the values `dump` prints, unrounded.
-fn json(db: &BearoffDb, target: &DumpTarget, name: &str) -> Result<Json, BearoffError> {
+/// `dump --json`: the values `dump` prints, unrounded (fields as in the README).
+#[derive(Serialize)]
+struct Doc {
+    file: String,
+    kind: String,
+    index: u64,
+    position_id: String,
+    #[serde(flatten)]
+    record: Record,
+}
+
+/// The fields that depend on the kind of database.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Record {
+    /// Boxed: a side holds two 32-entry distributions.
+    OneSided { player: Box<Side>, opponent: Box<Side> },
+    TwoSided {
+        player: u64,
+        opponent: u64,
+        cubeless: f32,
+        owned: Option<f32>,
+        centred: Option<f32>,
+        opponent_owns: Option<f32>,
+    },
+    Hypergammon {
+        player: u64,
+        opponent: u64,
+        owned: f32,
+        centred: f32,
+        centred_jacoby: f32,
+        opponent_owns: f32,
+        cubeless: f32,
+        probabilities: [f64; 5],
+    },
+}
+
+/// One side of a one-sided record: its distributions and the figures `dump` prints;
+/// the gammon fields are `None` when the file has no gammon distributions.
+#[derive(Serialize)]
+struct Side {
+    index: u64,
+    pips: u32,
+    bearoff: [f32; 32],
+    gammon: Option<[f32; 32]>,
+    mean: f32,
+    std_dev: f32,
+    gammon_mean: Option<f32>,
+    gammon_std_dev: Option<f32>,
+    epc: f32,
+    wastage: f32,
+}
+
+/// The record `target` names, as the `--json` document.
+fn json(db: &BearoffDb, target: &DumpTarget, name: &str) -> Result<Doc, BearoffError> {
     let (pos, us, them) = locate(db, target)?;
     let per_side = match db {
         BearoffDb::OneSided(d) => d.count(),
         BearoffDb::TwoSided(d) => d.positions_per_side(),
         BearoffDb::Hypergammon(d) => d.positions_per_side(),
     };
-    let mut doc = vec![
-        ("file", Json::str(name)),
-        ("kind", Json::str(db.kind().to_string())),
-        ("index", Json::uint(us * per_side + them)),
-        ("position_id", Json::str(pos.position_id())),
-    ];
-    match db {
-        BearoffDb::OneSided(d) => {
-            doc.push(("player", one_side(d, us, pos.on_roll())?));
-            doc.push(("opponent", one_side(d, them, pos.opponent())?));
-        }
+    let record = match db {
+        BearoffDb::OneSided(d) => Record::OneSided {
+            player: Box::new(one_side(d, us, pos.on_roll())?),
+            opponent: Box::new(one_side(d, them, pos.opponent())?),
+        },
         BearoffDb::TwoSided(d) => {
             let e = d.equities(d.record_index(us, them)?)?;
-            let opt = |v: Option<f32>| v.map_or(Json::Null, Json::f32);
-            doc.extend([
-                ("player", Json::uint(us)),
-                ("opponent", Json::uint(them)),
-                ("cubeless", Json::f32(e.cubeless())),
-                ("owned", opt(e.owned())),
-                ("centred", opt(e.centred())),
-                ("opponent_owns", opt(e.opponent_owns())),
-            ]);
+            Record::TwoSided {
+                player: us,
+                opponent: them,
+                cubeless: e.cubeless(),
+                owned: e.owned(),
+                centred: e.centred(),
+                opponent_owns: e.opponent_owns(),
+            }
         }
         BearoffDb::Hypergammon(d) => {
             let r = d.record(d.record_index(us, them)?)?;
             let e = r.cubeful();
-            doc.extend([
-                ("player", Json::uint(us)),
-                ("opponent", Json::uint(them)),
-                ("owned", Json::f32(e[0])),
-                ("centred", Json::f32(e[1])),
-                ("centred_jacoby", Json::f32(e[2])),
-                ("opponent_owns", Json::f32(e[3])),
-                ("cubeless", Json::f32(r.cubeless_equity())),
-                (
-                    "probabilities",
-                    Json::Arr(r.exact_probabilities().iter().map(|&p| Json::f64(p)).collect()),
-                ),
-            ]);
+            Record::Hypergammon {
+                player: us,
+                opponent: them,
+                owned: e[0],
+                centred: e[1],
+                centred_jacoby: e[2],
+                opponent_owns: e[3],
+                cubeless: r.cubeless_equity(),
+                probabilities: r.exact_probabilities(),
+            }
         }
-    }
-    Ok(Json::Obj(doc))
+    };
+    Ok(Doc {
+        file: name.to_string(),
+        kind: db.kind().to_string(),
+        index: us * per_side + them,
+        position_id: pos.position_id(),
+        record,
+    })
 }
 
-/// One side of a one-sided record: its distributions and the figures `dump` prints.
-fn one_side(db: &OneSidedDb, index: u64, side: &[u8; 25]) -> Result<Json, BearoffError> {
+/// One side of a one-sided record.
+fn one_side(db: &OneSidedDb, index: u64, side: &[u8; 25]) -> Result<Side, BearoffError> {
     let p = db.probabilities(index)?;
     let gammon = db.params().gammon || db.params().normal;
     let m = p.moments;
     // gnubg's effective pip count: average rolls x 294/36 (in f32, as dump prints it).
     let epc = m[0] * (294.0f32 / 36.0f32);
     let pips = board::pip_count(side);
-    let if_gammon = |j: Json| if gammon { j } else { Json::Null };
-    Ok(Json::Obj(vec![
-        ("index", Json::uint(index)),
-        ("pips", Json::uint(u64::from(pips))),
-        ("bearoff", Json::f32s(&p.bearoff)),
-        ("gammon", if_gammon(Json::f32s(&p.gammon))),
-        ("mean", Json::f32(m[0])),
-        ("std_dev", Json::f32(m[1])),
-        ("gammon_mean", if_gammon(Json::f32(m[2]))),
-        ("gammon_std_dev", if_gammon(Json::f32(m[3]))),
-        ("epc", Json::f32(epc)),
-        ("wastage", Json::f32(epc - pips as f32)),
-    ]))
+    Ok(Side {
+        index,
+        pips,
+        bearoff: p.bearoff,
+        gammon: gammon.then_some(p.gammon),
+        mean: m[0],
+        std_dev: m[1],
+        gammon_mean: gammon.then_some(m[2]),
+        gammon_std_dev: gammon.then_some(m[3]),
+        epc,
+        wastage: epc - pips as f32,
+    })
 }

@@ -10,6 +10,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use clap::Parser;
+use serde::Serialize;
 
 use gen_bearoff::error::BearoffError;
 use gen_bearoff::reader::check_sidecar;
@@ -17,7 +18,6 @@ use gen_bearoff::verify::{verify, VerifyPass, VerifyReport};
 use gen_bearoff::BearoffDb;
 
 use super::common::{global_threads, open_db, phase_bar};
-use super::json::Json;
 
 /// Options of `verify`.
 #[derive(Parser, Debug)]
@@ -75,31 +75,42 @@ struct Outcome<'a> {
     report: VerifyReport,
 }
 
+/// `verify --json` (fields as in the README).
+#[derive(Serialize)]
+struct Doc<'a> {
+    file: &'a str,
+    kind: Option<&'a str>,
+    records: Option<u64>,
+    checked: u64,
+    recomputed: u64,
+    mode: &'static str,
+    samples: Option<u64>,
+    seed: u64,
+    sidecar: &'static str,
+    problem_count: u64,
+    problems: &'a [String],
+    notes: &'a [String],
+    ok: bool,
+}
+
 impl Outcome<'_> {
-    fn json(&self) -> Json {
-        let r = &self.report;
-        Json::Obj(vec![
-            ("file", Json::str(&self.name)),
-            ("kind", self.kind.as_ref().map_or(Json::Null, Json::str)),
-            ("records", self.records.map_or(Json::Null, Json::uint)),
-            ("checked", Json::uint(r.structural)),
-            ("recomputed", Json::uint(r.recomputed)),
-            ("mode", Json::str(if self.args.full { "full" } else { "sampled" })),
-            (
-                "samples",
-                if self.args.full {
-                    Json::Null
-                } else {
-                    Json::uint(self.args.samples)
-                },
-            ),
-            ("seed", Json::uint(self.args.seed)),
-            ("sidecar", Json::str(self.sidecar.name())),
-            ("problem_count", Json::uint(r.problem_count)),
-            ("problems", Json::Arr(r.problems.iter().map(Json::str).collect())),
-            ("notes", Json::Arr(r.notes.iter().map(Json::str).collect())),
-            ("ok", Json::Bool(r.ok())),
-        ])
+    fn json(&self) -> Doc<'_> {
+        let (a, r) = (self.args, &self.report);
+        Doc {
+            file: &self.name,
+            kind: self.kind.as_deref(),
+            records: self.records,
+            checked: r.structural,
+            recomputed: r.recomputed,
+            mode: if a.full { "full" } else { "sampled" },
+            samples: (!a.full).then_some(a.samples),
+            seed: a.seed,
+            sidecar: self.sidecar.name(),
+            problem_count: r.problem_count,
+            problems: &r.problems,
+            notes: &r.notes,
+            ok: r.ok(),
+        }
     }
 
     /// Prints the outcome; exit status 0 if sound, 1 if a problem was found.
@@ -110,7 +121,7 @@ impl Outcome<'_> {
             ExitCode::from(1)
         };
         if self.args.json {
-            cli_support::outln!("{}", self.json().pretty())?;
+            super::json::print(&self.json())?;
             return Ok(code);
         }
         let (name, r) = (&self.name, &self.report);
