@@ -16,9 +16,58 @@ use evaluator::bearoff::BearoffDbs;
 use evaluator::eval::Probabilities;
 use evaluator::weights::Net;
 use evaluator::{Evaluator, NetSource, PositionClass};
+use serde::{Deserialize, Serialize};
 
 use crate::encoding::MAX_INPUTS;
 use crate::model::{main_slot, prune_slot, Model};
+
+/// How self-play scores its candidate moves.
+///
+/// Training nets do not owe gnubg's bits: [`EvalMode::Fast`] is the evaluator's
+/// incremental mode ([`evaluator::Evaluator::with_incremental`]): the first candidate
+/// of a move list in full, the others by the input rows in which they differ.
+/// Equities differ from the exact ones by up to about 2e-3 (measured with gnubg's nets;
+/// 1.6e-4 with a fresh net: see trainer/tests/td_fast.rs), which can change a move
+/// choice between near-equal moves; the target is the chosen move's value as scored,
+/// while the trained position's own outputs and gradient ([`Model::forward`]) are
+/// exact either way. [`EvalMode::Exact`] plays gnubg's 0-ply
+/// bits and is the default of `trainer td`: on CPUs without AVX-512 the incremental
+/// path is not faster (trainer/README.md, "Throughput").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EvalMode {
+    /// Incremental evaluation of move lists.
+    Fast,
+    /// gnubg's exact 0-ply evaluation.
+    Exact,
+}
+
+impl EvalMode {
+    /// [`EvalMode::Exact`] (the serde default: checkpoints written before the setting).
+    pub fn exact() -> EvalMode {
+        EvalMode::Exact
+    }
+}
+
+impl std::str::FromStr for EvalMode {
+    type Err = String;
+    fn from_str(s: &str) -> Result<EvalMode, String> {
+        match s {
+            "fast" => Ok(EvalMode::Fast),
+            "exact" => Ok(EvalMode::Exact),
+            _ => Err(format!("unknown evaluation mode '{s}' (expected fast or exact)")),
+        }
+    }
+}
+
+impl std::fmt::Display for EvalMode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            EvalMode::Fast => "fast",
+            EvalMode::Exact => "exact",
+        })
+    }
+}
 
 /// Buffers of [`Model::forward`] (one per thread).
 #[derive(Clone, Debug)]
@@ -82,6 +131,12 @@ impl Model {
     /// The evaluator of this model (cheap: build one per decision while training).
     pub fn engine(&self, dbs: &Arc<BearoffDbs>) -> Evaluator<&Model> {
         Evaluator::with_nets(self, databases_for(self, dbs))
+    }
+
+    /// [`Model::engine`] scoring move lists as `mode` says: [`EvalMode::Fast`] turns on
+    /// the evaluator's incremental mode ([`Evaluator::with_incremental`]).
+    pub fn engine_for(&self, dbs: &Arc<BearoffDbs>, mode: EvalMode) -> Evaluator<&Model> {
+        self.engine(dbs).with_incremental(mode == EvalMode::Fast)
     }
 
     /// Runs the net of `class` on `pos` and returns its raw outputs (no corrections);

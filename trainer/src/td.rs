@@ -2,8 +2,8 @@
 //!
 //! Both sides are the same model choosing 0-ply moves through the evaluator
 //! ([`evaluator::Evaluator::best_of`]; the model is its [`evaluator::NetSource`], see
-//! [`crate::engine`]). After
-//! each move, the position the mover faced, `s`, is trained towards the evaluation of
+//! [`crate::engine`]), exactly or incrementally ([`EvalMode`]). After each move,
+//! the position the mover faced, `s`, is trained towards the evaluation of
 //! the position after the move seen from the mover's side (the opponent's evaluation
 //! inverted, with gnubg's corrections: race backgammons and sanity checks; the exact
 //! result when the move ends the game, gammons and backgammons included; a bearoff
@@ -35,6 +35,7 @@ use evaluator::weights::Net;
 use evaluator::PositionClass;
 use serde::{Deserialize, Serialize};
 
+pub use crate::engine::EvalMode;
 use crate::engine::Scratch;
 use crate::error::TrainerError;
 use crate::model::{main_slot, prune_slot, Model};
@@ -60,6 +61,10 @@ pub struct TdParams {
     /// lookahead (gnubg encoding only; see [`evaluator::Evaluator::best_of_pruned`]).
     #[serde(default)]
     pub prune_moves: bool,
+    /// How self-play scores its move lists (checkpoints from before the setting were
+    /// [`EvalMode::Exact`]).
+    #[serde(default = "EvalMode::exact")]
+    pub eval: EvalMode,
 }
 
 impl TdParams {
@@ -205,7 +210,7 @@ impl Learner {
         let mut roll = dice.opening_roll();
         let mut stats = GameStats::default();
         for turn in 1..=MAX_TURNS {
-            let engine = model.engine(dbs);
+            let engine = model.engine_for(dbs, params.eval);
             let class = engine.classify(&pos);
             let candidates = self.gen.positions(&pos, roll);
             let best = if params.prune_moves {
@@ -563,6 +568,7 @@ mod tests {
             alpha: 0.1,
             anneal: 0.0,
             prune_moves: false,
+            eval: EvalMode::Exact,
         };
         let dbs = Arc::new(BearoffDbs::default());
         let mut a = model();
@@ -595,6 +601,7 @@ mod tests {
             alpha: 0.2,
             anneal: 0.5,
             prune_moves: false,
+            eval: EvalMode::Exact,
         };
         assert_eq!(p.rate(0), 0.2);
         assert!((p.rate(3000) - 0.1).abs() < 1e-7);

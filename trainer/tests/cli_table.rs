@@ -325,6 +325,21 @@ fn td_init_lag_and_resume_threads_rows() {
         "--lag cannot be given with --resume",
         &args,
     );
+    // --eval takes fast or exact, and belongs to a new run.
+    let args = td(&dir.join("sixth"), &["--eval", "quick"]);
+    assert_error(
+        TOOL,
+        &run(BIN, &strs(&args)),
+        "unknown evaluation mode 'quick' (expected fast or exact)",
+        &[],
+    );
+    let args = ["td", "--resume", s(&first), "--games", "6", "--eval", "fast"];
+    assert_error(
+        TOOL,
+        &run(BIN, &args),
+        "--eval cannot be given with --resume",
+        &args,
+    );
     // --resume without --threads: the run's count, stdout to /dev/full.
     let args = ["td", "--resume", s(&first), "--games", "6", "--quiet"];
     case_stdout_full(TOOL, BIN, &args);

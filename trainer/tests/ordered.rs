@@ -29,6 +29,7 @@ fn settings(parallel: Parallel, batch: u64, lag: u64) -> RunSettings {
             alpha: 0.1,
             anneal: 0.3,
             prune_moves: false,
+            eval: trainer::td::EvalMode::Exact,
         },
         seed: 5,
         parallel,

@@ -29,6 +29,7 @@ fn settings(parallel: Parallel, batch: u64, checkpoint_every: u64, bench_every: 
             alpha: 0.1,
             anneal: 0.3,
             prune_moves: false,
+            eval: trainer::td::EvalMode::Exact,
         },
         seed: 9,
         parallel,

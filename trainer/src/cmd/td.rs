@@ -10,7 +10,7 @@ use anyhow::{bail, Result};
 use evaluator::bearoff::BearoffDbs;
 use trainer::encoding::Encoding;
 use trainer::model::{Init, Layout, ModelConfig};
-use trainer::td::TdParams;
+use trainer::td::{EvalMode, TdParams};
 use trainer::train::{Event, Parallel, Run, RunSettings, State};
 
 use super::{data_paths, BearoffArgs};
@@ -118,6 +118,11 @@ pub struct Args {
     /// (gnubg encoding only; faster, slightly different move choices).
     #[arg(long)]
     prune_moves: bool,
+    /// How self-play scores its move lists: exact (gnubg's 0-ply bits) or fast
+    /// (incremental: the first candidate in full, the others by the input rows that
+    /// differ; equities within about 2e-3 of exact) [default: exact].
+    #[arg(long, value_name = "fast|exact")]
+    eval: Option<EvalMode>,
     /// Worker threads (default: all cores; with --resume, the run's own count).
     #[arg(long, short = 'j')]
     threads: Option<usize>,
@@ -189,6 +194,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             ("weights-version", args.weights_version.is_some()),
             ("no-bearoff", args.no_bearoff),
             ("prune-moves", args.prune_moves),
+            ("eval", args.eval.is_some()),
             ("parallel", args.parallel.is_some()),
             ("batch", args.batch.is_some()),
             ("lag", args.lag.is_some()),
@@ -256,6 +262,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                     alpha: args.alpha.unwrap_or(0.2),
                     anneal: args.anneal.unwrap_or(0.3),
                     prune_moves: args.prune_moves,
+                    eval: args.eval.unwrap_or(EvalMode::Exact),
                 },
                 seed: args.seed.unwrap_or(1),
                 parallel,
@@ -335,6 +342,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             "se": last.map(|r| r.se),
             "threads": threads,
             "previous_threads": previous_threads,
+            "eval": s.settings.td.eval,
         });
         cli_support::outln!("{summary}")?;
     } else {
