@@ -58,6 +58,9 @@ for f in td/*; do
 done
 "$bin/trainer" td --games 3000 --threads 1 --seed 1 --out td-async --quiet --bench-every 0 --parallel async >/dev/null
 echo "td 3000 games seed 1 --parallel async: net.wd $(md5 td-async/net.wd)"
+# The incremental evaluation of self-play move lists (issue 17; the default stays exact).
+"$bin/trainer" td --games 3000 --threads 1 --seed 1 --out td-fast --quiet --bench-every 0 --eval fast >/dev/null
+echo "td 3000 games seed 1 --eval fast: net.wd $(md5 td-fast/net.wd)"
 # Duel, fixed seed.
 echo "duel gnubg vs pubeval 400 games seed 3: $("$bin/trainer" duel --a gnubg:/usr/lib/gnubg/gnubg.wd \
   --b pubeval --games 400 --seed 3 --threads 2 --json --quiet | md5sum | cut -c1-8)"
