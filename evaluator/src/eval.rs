@@ -156,7 +156,9 @@ impl<N: NetSource> Evaluator<N> {
     /// it differs (about 25 of 51 for a move list), as gnubg does when it scores moves
     /// "from base". The sums are added in another order, and a change in their last bits
     /// can move a hidden unit's approximate reciprocal to its next step, so values differ
-    /// from gnubg's 0-ply ones by up to about 1e-4 (7.2e-5 observed; tests allow 5e-4).
+    /// from gnubg's 0-ply ones by up to about 1e-4 on the fixture move lists (7.2e-5
+    /// observed; tests allow 5e-4) and up to a few 1e-3 in equity over self-play
+    /// decisions (2.2e-3 observed over 1,712, trainer/tests/td_fast.rs).
     /// The cache is neither read nor written on this path (it holds exact values), so
     /// the results depend on the list alone, whatever the threads. Off by default.
     pub fn with_incremental(mut self, on: bool) -> Evaluator<N> {

@@ -374,6 +374,10 @@ pub struct TrainingInfo {
     pub positions: u64,
     /// Self-play moves were preselected with the pruning nets.
     pub prune_moves: bool,
+    /// How self-play scored its move lists: `exact` or `fast` (`trainer td --eval`;
+    /// empty in sidecars written before the setting, whose runs were exact).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub eval: String,
 }
 
 /// The JSON sidecar of a weights file.

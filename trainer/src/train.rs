@@ -589,6 +589,7 @@ impl Run {
             elapsed_seconds: s.elapsed_seconds,
             positions: s.positions,
             prune_moves: s.settings.td.prune_moves,
+            eval: s.settings.td.eval.to_string(),
         }
     }
 
