@@ -4,50 +4,20 @@
 mod common;
 
 use std::path::Path;
-use std::sync::Arc;
 use std::time::Instant;
 
-use common::scratch;
-use evaluator::bearoff::BearoffDbs;
-use trainer::encoding::Encoding;
-use trainer::model::{Init, Layout, ModelConfig};
-use trainer::td::TdParams;
+use common::{bytes, no_dbs, scratch};
 use trainer::train::{Parallel, Run, RunSettings};
 
+/// A tiny run with seed 5, benchmarks seeded 3, and checkpoints and benchmarks every
+/// two blocks.
 fn settings(parallel: Parallel, batch: u64, lag: u64) -> RunSettings {
     RunSettings {
-        model: ModelConfig {
-            encoding: Encoding::Tesauro,
-            layout: Layout::Split,
-            hidden: 8,
-            init: Init::Xavier,
-            weights_version: "1.00".into(),
-            bearoff: false,
-        },
-        td: TdParams {
-            lambda: 0.0,
-            alpha: 0.1,
-            anneal: 0.3,
-            prune_moves: false,
-            eval: trainer::td::EvalMode::Exact,
-        },
         seed: 5,
-        parallel,
-        batch,
         lag,
-        checkpoint_every: 2 * batch,
-        bench_every: 2 * batch,
-        bench_games: 20,
         bench_seed: 3,
+        ..common::tiny_settings(parallel, batch, 2 * batch, 2 * batch)
     }
-}
-
-fn no_dbs() -> Arc<BearoffDbs> {
-    Arc::new(BearoffDbs::default())
-}
-
-fn bytes(path: &Path) -> Vec<u8> {
-    std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 /// curve.csv without its timing columns (elapsed_s, games_per_s).

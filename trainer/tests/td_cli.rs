@@ -5,42 +5,21 @@ mod common;
 
 use std::path::Path;
 
-use common::{have, scratch, stderr, trainer, WD};
+use common::{have, json, s, scratch, stderr, trainer, WD};
 
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-/// A small, fast run: Tesauro inputs, 8 hidden units, no databases.
+/// A small, fast run ([`common::small_td`]) with Tesauro inputs and a 20-game benchmark
+/// every 10 games.
 fn small(out: &Path, games: &str, extra: &[&str]) -> std::process::Output {
     let mut args = vec![
-        "td",
-        "--out",
-        s(out),
-        "--games",
-        games,
         "--encoding",
         "tesauro",
-        "--hidden",
-        "8",
-        "--no-bearoff",
-        "--batch",
-        "10",
-        "--checkpoint-every",
-        "10",
         "--bench-every",
         "10",
         "--bench-games",
         "20",
-        "--quiet",
-        "--json",
     ];
     args.extend_from_slice(extra);
-    trainer(&args)
-}
-
-fn json(path: &Path) -> serde_json::Value {
-    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+    common::small_td(out, games, &args)
 }
 
 fn curve_rows(dir: &Path) -> Vec<Vec<String>> {

@@ -123,40 +123,11 @@ fn fast_mode_is_within_tolerance_of_exact_with_a_fresh_net() {
     );
 }
 
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-/// A small run: gnubg inputs, 8 hidden units, no databases.
+/// A small run ([`common::small_td`]): gnubg inputs, no benchmarks.
 fn small(out: &Path, games: &str, extra: &[&str]) -> std::process::Output {
-    let mut args = vec![
-        "td",
-        "--out",
-        s(out),
-        "--games",
-        games,
-        "--hidden",
-        "8",
-        "--no-bearoff",
-        "--batch",
-        "10",
-        "--checkpoint-every",
-        "10",
-        "--bench-every",
-        "0",
-        "--quiet",
-        "--json",
-    ];
+    let mut args = vec!["--bench-every", "0"];
     args.extend_from_slice(extra);
-    trainer(&args)
-}
-
-fn json(path: &Path) -> serde_json::Value {
-    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
-}
-
-fn read(p: &Path) -> Vec<u8> {
-    std::fs::read(p).unwrap()
+    small_td(out, games, &args)
 }
 
 #[test]
@@ -175,14 +146,14 @@ fn fast_runs_are_reproducible_across_threads_and_resume_fast() {
     assert_eq!(json(&one.join("state.json"))["settings"]["td"]["eval"], "fast");
     let o = small(&two, "30", &["--threads", "2", "--eval", "fast"]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert_eq!(read(&one.join("net.wd")), read(&two.join("net.wd")));
+    assert_eq!(bytes(&one.join("net.wd")), bytes(&two.join("net.wd")));
     // In two sessions: the resumed one keeps the fast mode, and the same bits.
     let o = small(&parts, "10", &["--threads", "2", "--eval", "fast"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let o = trainer(&["td", "--resume", s(&parts), "--games", "30", "--quiet"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(json(&parts.join("state.json"))["settings"]["td"]["eval"], "fast");
-    assert_eq!(read(&one.join("net.wd")), read(&parts.join("net.wd")));
+    assert_eq!(bytes(&one.join("net.wd")), bytes(&parts.join("net.wd")));
     // --eval is a setting of the run.
     let o = trainer(&["td", "--resume", s(&parts), "--games", "40", "--eval", "exact"]);
     assert_eq!(o.status.code(), Some(2));
@@ -195,7 +166,7 @@ fn fast_runs_are_reproducible_across_threads_and_resume_fast() {
     let o = small(&exact, "30", &["--threads", "1"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(json(&exact.join("state.json"))["settings"]["td"]["eval"], "exact");
-    assert_ne!(read(&one.join("net.wd")), read(&exact.join("net.wd")));
+    assert_ne!(bytes(&one.join("net.wd")), bytes(&exact.join("net.wd")));
     let o = small(&dir.join("bad"), "10", &["--eval", "quick"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("expected fast or exact"), "{}", stderr(&o));
@@ -222,5 +193,5 @@ fn checkpoints_without_the_setting_resume_exact() {
     let o = trainer(&["td", "--resume", s(&parts), "--games", "30", "--quiet"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(json(&state)["settings"]["td"]["eval"], "exact");
-    assert_eq!(read(&whole.join("net.wd")), read(&parts.join("net.wd")));
+    assert_eq!(bytes(&whole.join("net.wd")), bytes(&parts.join("net.wd")));
 }

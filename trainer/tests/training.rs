@@ -3,51 +3,15 @@
 
 mod common;
 
-use std::sync::Arc;
-
-use common::scratch;
-use evaluator::bearoff::BearoffDbs;
+use common::{bytes, no_dbs, scratch};
 use trainer::duel::{duel, DuelOptions};
 use trainer::encoding::Encoding;
-use trainer::model::{self, Init, Layout, ModelConfig};
+use trainer::model;
 use trainer::player::{NetPlayer, Pubeval};
-use trainer::td::TdParams;
 use trainer::train::{load_state, Parallel, Run, RunSettings};
 
 fn settings(parallel: Parallel, batch: u64, checkpoint_every: u64, bench_every: u64) -> RunSettings {
-    RunSettings {
-        model: ModelConfig {
-            encoding: Encoding::Tesauro,
-            layout: Layout::Split,
-            hidden: 8,
-            init: Init::Xavier,
-            weights_version: "1.00".into(),
-            bearoff: false,
-        },
-        td: TdParams {
-            lambda: 0.0,
-            alpha: 0.1,
-            anneal: 0.3,
-            prune_moves: false,
-            eval: trainer::td::EvalMode::Exact,
-        },
-        seed: 9,
-        parallel,
-        batch,
-        lag: 0,
-        checkpoint_every,
-        bench_every,
-        bench_games: 20,
-        bench_seed: 4,
-    }
-}
-
-fn no_dbs() -> Arc<BearoffDbs> {
-    Arc::new(BearoffDbs::default())
-}
-
-fn bytes(path: &std::path::Path) -> Vec<u8> {
-    std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    common::tiny_settings(parallel, batch, checkpoint_every, bench_every)
 }
 
 #[test]

@@ -38,6 +38,23 @@ pub fn prepare_run_dir(dir: &Path, inputs: &[&Path], force: bool) -> Result<()> 
     Ok(())
 }
 
+/// The threads of a resumed session of a run whose last session used `recorded`
+/// threads (0: not recorded, a checkpoint older than the setting): `--threads` (`flag`)
+/// if given, else the run's own count, else one per core. Returns the count and the
+/// run's earlier one when this session changes it; the change is noted on stderr
+/// unless `quiet`.
+pub fn resume_threads(recorded: usize, flag: Option<usize>, quiet: bool) -> Result<(usize, Option<usize>)> {
+    let threads = match (flag, recorded) {
+        (None, t) if t > 0 => t,
+        (flag, _) => cli_support::thread_count(flag)?,
+    };
+    let previous = (recorded > 0 && recorded != threads).then_some(recorded);
+    if let (Some(before), false) = (previous, quiet) {
+        cli_support::errln!("note: the run used {before} threads; this session uses {threads} (--threads)");
+    }
+    Ok((threads, previous))
+}
+
 /// The file a player description names, if any (`NAME=PLAYER`, `gnubg:PATH`, or a
 /// weights file): an input that no output may replace.
 pub fn player_path(spec: &str) -> Option<PathBuf> {

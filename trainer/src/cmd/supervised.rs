@@ -197,7 +197,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     let (mut run, threads, previous_threads) = match &args.resume {
         Some(dir) => {
-            let (threads, previous) = resume_threads(dir, &args, threads)?;
+            let (threads, previous) =
+                super::resume_threads(load_state(dir)?.threads, args.threads, args.quiet)?;
             let data = (!args.data.is_empty()).then_some(args.data.as_slice());
             let mut run = Run::resume(dir, data, threads)?;
             if let Some(e) = args.epochs {
@@ -265,21 +266,6 @@ fn check_resume_flags(args: &Args) -> Result<()> {
         bail!("--{flag} cannot be given with --resume (a resumed run keeps its settings)");
     }
     Ok(())
-}
-
-/// The threads of a resumed session: `--threads` if given (with the run's earlier
-/// count when it differs), else the run's own count.
-fn resume_threads(dir: &Path, args: &Args, all: usize) -> Result<(usize, Option<usize>)> {
-    let before = load_state(dir)?.threads;
-    let (threads, previous) = match args.threads {
-        None if before > 0 => (before, None),
-        _ if before > 0 && before != all => (all, Some(before)),
-        _ => (all, None),
-    };
-    if let (Some(b), false) = (previous, args.quiet) {
-        cli_support::errln!("note: the run used {b} threads; this session uses {threads} (--threads)");
-    }
-    Ok((threads, previous))
 }
 
 /// A new run's settings for `class` from the flags.
@@ -374,14 +360,20 @@ fn train(run: &mut Run, args: &Args, deadline: Option<std::time::Instant>, sever
     Ok(())
 }
 
-fn summary_json(run: &Run, threads: usize, previous_threads: Option<usize>) -> serde_json::Value {
+/// Training positions per second of training time, all sessions together.
+fn samples_per_s(run: &Run) -> f64 {
     let s = run.state();
     let trained = u64::from(s.epoch) * s.train_positions + s.epoch_rows;
-    let rate = if s.train_seconds > 0.0 {
+    if s.train_seconds > 0.0 {
         trained as f64 / s.train_seconds
     } else {
         0.0
-    };
+    }
+}
+
+fn summary_json(run: &Run, threads: usize, previous_threads: Option<usize>) -> serde_json::Value {
+    let s = run.state();
+    let rate = samples_per_s(run);
     let best_row = s.curve.iter().find(|r| r.epoch == s.best_epoch);
     serde_json::json!({
         "class": s.settings.class,
@@ -404,12 +396,7 @@ fn summary_json(run: &Run, threads: usize, previous_threads: Option<usize>) -> s
 
 fn summary_text(run: &Run) -> Result<()> {
     let s = run.state();
-    let trained = u64::from(s.epoch) * s.train_positions + s.epoch_rows;
-    let rate = if s.train_seconds > 0.0 {
-        trained as f64 / s.train_seconds
-    } else {
-        0.0
-    };
+    let rate = samples_per_s(run);
     cli_support::outln!(
         "{} net: {} training and {} validation positions; {} epoch(s){}",
         s.settings.class,
@@ -496,7 +483,7 @@ fn run_classes(args: &Args, mut threads: usize, deadline: Option<std::time::Inst
     for settings in &plan.classes {
         let sub = dir.join(settings.class.to_string());
         let mut run = if state_path(&sub).exists() {
-            let (t, previous) = resume_threads(&sub, args, threads)?;
+            let (t, previous) = super::resume_threads(load_state(&sub)?.threads, args.threads, args.quiet)?;
             threads = t;
             previous_threads = previous_threads.or(previous);
             let mut run = Run::resume(&sub, Some(&data), threads)?;

@@ -11,7 +11,7 @@ use evaluator::bearoff::BearoffDbs;
 use trainer::encoding::Encoding;
 use trainer::model::{Init, Layout, ModelConfig};
 use trainer::td::{EvalMode, TdParams};
-use trainer::train::{Event, Parallel, Run, RunSettings, State};
+use trainer::train::{Event, Parallel, Run, RunSettings};
 
 use super::{data_paths, BearoffArgs};
 
@@ -220,10 +220,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let mut run = match &args.resume {
         Some(dir) => {
             let (state, _) = trainer::train::load_state(dir)?;
-            let threads = resume_threads(&state, args.threads)?;
-            if state.threads > 0 && state.threads != threads {
-                previous_threads = Some(state.threads);
-            }
+            let (threads, previous) = super::resume_threads(state.threads, args.threads, args.quiet)?;
+            previous_threads = previous;
             let dbs = open_dbs(state.settings.model.bearoff)?;
             Run::resume(dir, dbs, threads)?
         }
@@ -302,9 +300,6 @@ pub fn run(args: Args) -> Result<ExitCode> {
         bail!("the run already has {done} games; --games is the total to reach");
     }
     let threads = run.threads();
-    if let (Some(before), false) = (previous_threads, args.quiet) {
-        cli_support::errln!("note: the run used {before} threads; this session uses {threads} (--threads)");
-    }
     let deadline = minutes.map(|m| std::time::Instant::now() + std::time::Duration::from_secs_f64(m * 60.0));
     let bar = progress_bar_until(args.games, "games", args.quiet, deadline);
     bar.set_position(done);
@@ -331,13 +326,18 @@ pub fn run(args: Args) -> Result<ExitCode> {
     bar.finish_and_clear();
     let s = run.state();
     let last = s.curve.last();
+    let rate = if s.train_seconds > 0.0 {
+        s.games as f64 / s.train_seconds
+    } else {
+        0.0
+    };
     if args.json {
         let summary = serde_json::json!({
             "games": s.games,
             "positions": s.positions,
             "elapsed_seconds": s.elapsed_seconds,
             "train_seconds": s.train_seconds,
-            "games_per_second": if s.train_seconds > 0.0 { s.games as f64 / s.train_seconds } else { 0.0 },
+            "games_per_second": rate,
             "ppg": last.map(|r| r.ppg),
             "se": last.map(|r| r.se),
             "threads": threads,
@@ -346,11 +346,6 @@ pub fn run(args: Args) -> Result<ExitCode> {
         });
         cli_support::outln!("{summary}")?;
     } else {
-        let rate = if s.train_seconds > 0.0 {
-            s.games as f64 / s.train_seconds
-        } else {
-            0.0
-        };
         cli_support::outln!(
             "{} games, {} positions trained in {:.0} s of self-play ({:.0} games/s overall), {:.0} s in all",
             s.games,
@@ -372,15 +367,6 @@ pub fn run(args: Args) -> Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// The threads of a resumed session: `--threads` if given, else the run's own count
-/// (all cores for a checkpoint that does not record it).
-fn resume_threads(state: &State, flag: Option<usize>) -> Result<usize> {
-    match (flag, state.threads) {
-        (None, t) if t > 0 => Ok(t),
-        (flag, _) => thread_count(flag),
-    }
 }
 
 /// The nets of `--init FILE` with the file's name: a trainer model (with its sidecar)

@@ -24,3 +24,83 @@ pub fn trainer(args: &[&str]) -> std::process::Output {
 pub fn stderr(o: &std::process::Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
+
+/// A path as `&str` for command-line arguments.
+pub fn s(p: &std::path::Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// A file's bytes (the path named if it cannot be read).
+pub fn bytes(path: &std::path::Path) -> Vec<u8> {
+    std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// A JSON file, parsed.
+pub fn json(path: &std::path::Path) -> serde_json::Value {
+    serde_json::from_slice(&bytes(path)).unwrap()
+}
+
+/// No bearoff databases (the nets play every position).
+pub fn no_dbs() -> std::sync::Arc<evaluator::bearoff::BearoffDbs> {
+    std::sync::Arc::new(evaluator::bearoff::BearoffDbs::default())
+}
+
+/// The settings of a tiny, fast training run (Tesauro inputs, 8 hidden units, no
+/// databases, seed 9; benchmarks of 20 games, seeded 4); a test overrides what it
+/// varies.
+pub fn tiny_settings(
+    parallel: trainer::train::Parallel,
+    batch: u64,
+    checkpoint_every: u64,
+    bench_every: u64,
+) -> trainer::train::RunSettings {
+    use trainer::model::{Init, Layout, ModelConfig};
+    trainer::train::RunSettings {
+        model: ModelConfig {
+            encoding: trainer::encoding::Encoding::Tesauro,
+            layout: Layout::Split,
+            hidden: 8,
+            init: Init::Xavier,
+            weights_version: "1.00".into(),
+            bearoff: false,
+        },
+        td: trainer::td::TdParams {
+            lambda: 0.0,
+            alpha: 0.1,
+            anneal: 0.3,
+            prune_moves: false,
+            eval: trainer::td::EvalMode::Exact,
+        },
+        seed: 9,
+        parallel,
+        batch,
+        lag: 0,
+        checkpoint_every,
+        bench_every,
+        bench_games: 20,
+        bench_seed: 4,
+    }
+}
+
+/// `trainer td` on a small run writing to `out`: `games` games, 8 hidden units, no
+/// databases, blocks and checkpoints of 10 games, `--quiet --json`, then `extra`.
+pub fn small_td(out: &std::path::Path, games: &str, extra: &[&str]) -> std::process::Output {
+    let mut args = vec![
+        "td",
+        "--out",
+        s(out),
+        "--games",
+        games,
+        "--hidden",
+        "8",
+        "--no-bearoff",
+        "--batch",
+        "10",
+        "--checkpoint-every",
+        "10",
+        "--quiet",
+        "--json",
+    ];
+    args.extend_from_slice(extra);
+    trainer(&args)
+}
