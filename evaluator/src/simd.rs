@@ -7,8 +7,9 @@
 //!   one way: [`crate::sigmoid`] and [`crate::weights`] below, `crate::net` above.
 //! * Contact features: slot bit masks ([`slot_masks`], SSE2), weighted checker sums
 //!   (`sums`, SSE2), the PIPLOSS/P1/P2 shot count (`shots`, AVX-512 with one roll per
-//!   lane), mobility and containment (`escapes`, AVX-512 with one checker position per
-//!   lane); the scalar references are in `crate::inputs`.
+//!   lane; `shots_avx2`, the same lanes in 256-bit registers), mobility and containment
+//!   (`escapes`, AVX-512 and AVX2 with one checker position per lane); the scalar
+//!   references are in `crate::inputs`.
 //!
 //! Set `BGKIT_SIMD=scalar`, `avx2` or `avx512` to force a path; an unsupported choice
 //! falls back to the best available one below it. (SSE2 is part of x86-64 and always
@@ -22,6 +23,7 @@ mod cpu;
 mod escapes;
 pub mod scalar;
 mod shots;
+mod shots_avx2;
 #[cfg(target_arch = "x86_64")]
 mod sse;
 mod sums;
@@ -191,9 +193,10 @@ pub fn slot_masks_scalar(side: &[u8; 25]) -> SlotMasks {
     }
 }
 
-/// Mobility and containment of one side by the AVX-512 kernel when it is the kernel in
-/// use and the CPU also has AVX-512BW; `None` otherwise (the caller then loops in
-/// scalar code). `table`: the escape counts, padded (see [`ESCAPE_TABLE_BYTES`]).
+/// Mobility and containment of one side by the vector kernel in use (AVX-512 where the
+/// CPU also has AVX-512BW, else AVX2); `None` for the scalar kernel or without those
+/// (the caller then loops in scalar code). `table`: the escape counts, padded (see
+/// [`ESCAPE_TABLE_BYTES`]).
 #[inline]
 pub fn escape_sums(
     table: &[u8; ESCAPE_TABLE_BYTES],
@@ -202,10 +205,30 @@ pub fn escape_sums(
     opp_made: u32,
     near_end: i32,
 ) -> Option<EscapeSums> {
-    if kernel() != Kernel::Avx512 {
+    match kernel() {
+        Kernel::Avx512 => escape_sums_avx512(table, me, my_made, opp_made, near_end),
+        Kernel::Avx2 => escape_sums_avx2(table, me, my_made, opp_made, near_end),
+        Kernel::Scalar => None,
+    }
+}
+
+/// [`escape_sums`] by the AVX2 kernel whatever the kernel in use, for tests; `None`
+/// where the CPU lacks it.
+pub fn escape_sums_avx2(
+    table: &[u8; ESCAPE_TABLE_BYTES],
+    me: &[u8; 25],
+    my_made: u32,
+    opp_made: u32,
+    near_end: i32,
+) -> Option<EscapeSums> {
+    if !escapes::available_avx2() {
         return None;
     }
-    escape_sums_avx512(table, me, my_made, opp_made, near_end)
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: the CPU supports AVX2 (checked just above).
+    return Some(unsafe { escapes::escape_sums_avx2(table, me, my_made, opp_made, near_end) });
+    #[cfg(not(target_arch = "x86_64"))]
+    None
 }
 
 /// [`escape_sums`] by the AVX-512 kernel whatever the kernel in use, for tests; `None`
@@ -227,15 +250,29 @@ pub fn escape_sums_avx512(
     None
 }
 
-/// The shot count (pips lost, rolls hitting one, rolls hitting two) by the AVX-512
-/// kernel when it is the kernel in use and the CPU also has AVX-512CD; `None` otherwise
-/// (the caller then counts in scalar code).
+/// The shot count (pips lost, rolls hitting one, rolls hitting two) by the vector
+/// kernel in use (AVX-512 where the CPU also has AVX-512CD, else AVX2); `None` for the
+/// scalar kernel or without those (the caller then counts in scalar code).
 #[inline]
 pub fn shot_count(masks: ShotMasks) -> Option<(i32, i32, i32)> {
-    if kernel() != Kernel::Avx512 {
+    match kernel() {
+        Kernel::Avx512 => shot_count_avx512(masks),
+        Kernel::Avx2 => shot_count_avx2(masks),
+        Kernel::Scalar => None,
+    }
+}
+
+/// [`shot_count`] by the AVX2 kernel whatever the kernel in use, for tests; `None`
+/// where the CPU lacks it.
+pub fn shot_count_avx2(masks: ShotMasks) -> Option<(i32, i32, i32)> {
+    if !shots_avx2::available() {
         return None;
     }
-    shot_count_avx512(masks)
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: the CPU supports AVX2 (checked just above).
+    return Some(unsafe { shots_avx2::count(masks) });
+    #[cfg(not(target_arch = "x86_64"))]
+    None
 }
 
 /// [`shot_count`] by the AVX-512 kernel whatever the kernel in use, for tests; `None`
@@ -328,7 +365,7 @@ pub fn hidden_layer_from(net: &Net, start: &[f32], inputs: &[f32], out: &mut [f3
     hidden_layer_from_with(kernel(), net, start, inputs, out, activate);
 }
 
-/// [`hidden_layer_from`] with a chosen kernel (AVX-512 or portable; tests run both).
+/// [`hidden_layer_from`] with a chosen kernel (tests run every kernel).
 pub fn hidden_layer_from_with(
     kernel: Kernel,
     net: &Net,
@@ -343,6 +380,12 @@ pub fn hidden_layer_from_with(
         // SAFETY: the CPU supports AVX-512F, AVX2 and POPCNT (checked just above); the
         // shapes were checked by assert_hidden_fits and fits_512.
         return unsafe { avx512::hidden_layer_512_from(net, start, inputs, out, activate) };
+    }
+    #[cfg(target_arch = "x86_64")]
+    if kernel == Kernel::Avx2 && cpu::has_avx2() {
+        // SAFETY: the CPU supports AVX2 (checked just above); the shapes were checked
+        // by assert_hidden_fits.
+        return unsafe { avx2::hidden_layer_from(net, start, inputs, out, activate) };
     }
     out.copy_from_slice(start);
     scalar::hidden_sums(net, inputs, out);

@@ -4,11 +4,11 @@
 /// Inputs a net may have for the register-blocked kernels.
 pub const MAX_INPUTS: usize = 256;
 
-/// Whether this CPU runs AVX2.
+/// Whether this CPU runs AVX2 (and POPCNT, which every such CPU has).
 pub fn has_avx2() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        std::arch::is_x86_feature_detected!("avx2")
+        std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("popcnt")
     }
     #[cfg(not(target_arch = "x86_64"))]
     {

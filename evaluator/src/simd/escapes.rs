@@ -98,3 +98,94 @@ pub unsafe fn escape_sums(
         worst_all: worst(0x0ff8),
     }
 }
+
+/// Whether this CPU runs [`escape_sums_avx2`].
+pub fn available_avx2() -> bool {
+    super::cpu::has_avx2()
+}
+
+/// [`escape_sums`] with 256-bit vectors: the same lanes as the AVX-512 kernel, A split
+/// into slots 6..=13 and 14..=21, B into its lanes 0..8 and 8..16. The same integers.
+///
+/// # Safety
+/// The CPU must support AVX2 ([`available_avx2`]).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+pub unsafe fn escape_sums_avx2(
+    table: &[u8; TABLE_BYTES],
+    me: &[u8; 25],
+    my_made: u32,
+    opp_made: u32,
+    near_end: i32,
+) -> EscapeSums {
+    use std::arch::x86_64::*;
+    let n_a = [
+        _mm256_setr_epi32(6, 7, 8, 9, 10, 11, 12, 13),
+        _mm256_setr_epi32(14, 15, 16, 17, 18, 19, 20, 21),
+    ];
+    let n_b = [
+        _mm256_setr_epi32(22, 23, 24, 15, 16, 17, 18, 19),
+        _mm256_setr_epi32(20, 21, 22, 23, 24, 24, 24, 24),
+    ];
+    let made_a = _mm256_set1_epi32(opp_made as i32);
+    let mine = _mm256_set1_epi32(my_made as i32);
+    let made_b = [_mm256_blend_epi32::<0b111>(mine, made_a), mine];
+    let (one, twelve, twenty_four) = (_mm256_set1_epi32(1), _mm256_set1_epi32(12), _mm256_set1_epi32(24));
+    let index = |made: __m256i, n: __m256i| {
+        let low = _mm256_sub_epi32(_mm256_sllv_epi32(one, _mm256_min_epi32(n, twelve)), one);
+        _mm256_and_si256(_mm256_srlv_epi32(made, _mm256_sub_epi32(twenty_four, n)), low)
+    };
+    let byte = _mm256_set1_epi32(0xff);
+    // SAFETY: indices are below 4096 and each lane reads 4 bytes of the padded table.
+    let gather =
+        |idx: __m256i| _mm256_and_si256(_mm256_i32gather_epi32::<1>(table.as_ptr().cast(), idx), byte);
+    let esc_a = [gather(index(made_a, n_a[0])), gather(index(made_a, n_a[1]))];
+    let esc_b = [gather(index(made_b[0], n_b[0])), gather(index(made_b[1], n_b[1]))];
+
+    // Our counts on slots 6..=13, 14..=21 and 22..=24 (zero beyond), 8-byte loads
+    // inside the side.
+    // SAFETY: the loads read bytes 6..14, 14..22 and 17..25 of `me`.
+    let load = |at: usize| _mm_loadl_epi64(me.as_ptr().add(at).cast());
+    let count_a = [_mm256_cvtepu8_epi32(load(6)), _mm256_cvtepu8_epi32(load(14))];
+    let count_b = _mm256_cvtepu8_epi32(_mm_srli_si128::<5>(load(17)));
+    // (n − 5)·count·escapes < 2^15 in every lane: 16-bit products are exact.
+    let five = _mm256_set1_epi32(5);
+    let weigh = |n: __m256i, count: __m256i, esc: __m256i| {
+        _mm256_mullo_epi16(_mm256_mullo_epi16(_mm256_sub_epi32(n, five), count), esc)
+    };
+    let sum = _mm256_add_epi32(
+        _mm256_add_epi32(
+            weigh(n_a[0], count_a[0], esc_a[0]),
+            weigh(n_a[1], count_a[1], esc_a[1]),
+        ),
+        weigh(n_b[0], count_b, esc_b[0]),
+    );
+    let s = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256::<1>(sum));
+    let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b01_00_11_10>(s));
+    let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b10_11_00_01>(s));
+    let mobility = _mm_cvtsi128_si32(s);
+
+    // Containment: lanes 3.. of B (slots 15..=24); lanes outside a range read 36.
+    let lane = [
+        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
+        _mm256_setr_epi32(8, 9, 10, 11, 12, 13, 14, 15),
+    ];
+    let worst = |end: i32| {
+        let (lo, hi) = (_mm256_set1_epi32(2), _mm256_set1_epi32(end));
+        let thirty_six = _mm256_set1_epi32(36);
+        let pick = |k: usize| {
+            let inside = _mm256_and_si256(_mm256_cmpgt_epi32(lane[k], lo), _mm256_cmpgt_epi32(hi, lane[k]));
+            _mm256_blendv_epi8(thirty_six, esc_b[k], inside)
+        };
+        let m = _mm256_min_epi32(pick(0), pick(1));
+        let m = _mm_min_epi32(_mm256_castsi256_si128(m), _mm256_extracti128_si256::<1>(m));
+        let m = _mm_min_epi32(m, _mm_shuffle_epi32::<0b01_00_11_10>(m));
+        let m = _mm_min_epi32(m, _mm_shuffle_epi32::<0b10_11_00_01>(m));
+        _mm_cvtsi128_si32(m)
+    };
+    EscapeSums {
+        mobility,
+        worst_near: worst(near_end.clamp(15, 25) - 12),
+        worst_all: worst(12),
+    }
+}

@@ -45,15 +45,3 @@ pub fn outputs(net: &Net, act: &[f32], out: &mut [f32; 5]) {
         *o = sigmoid(-net.beta_output * (r + net.output_thresholds[k]));
     }
 }
-
-/// Adds the rows of the given non-zero inputs (`idx`, `val`) to the units `from..` of
-/// `sums`: the scalar tail of the vector kernels.
-pub fn add_rows_from(net: &Net, idx: &[u16], val: &[f32], sums: &mut [f32], from: usize) {
-    let h = net.hidden;
-    for (&i, &x) in idx.iter().zip(val) {
-        let row = &net.hidden_weights[usize::from(i) * h..usize::from(i) * h + h];
-        for j in from..h {
-            sums[j] += if x == 1.0 { row[j] } else { row[j] * x };
-        }
-    }
-}
