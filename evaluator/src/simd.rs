@@ -1,8 +1,8 @@
 //! Vector kernels, chosen once at run time, each with portable code it is tested to
 //! agree with bit for bit. All `unsafe` code of the crate lives here.
 //!
-//! * Forward pass: hidden layer (one position, or two sharing each weight row) and
-//!   activation in `avx2` and `avx512`, output layer in `sse` (and `avx512`); CPU
+//! * Forward pass: hidden layer (one position, or two sharing each weight row:
+//!   `avx2_pair` and `avx512`) and activation in `avx2` and `avx512`, output layer in `sse` (and `avx512`); CPU
 //!   detection in `cpu`; the scalar twin of them all is [`scalar`]. The layering is
 //!   one way: [`crate::sigmoid`] and [`crate::weights`] below, `crate::net` above.
 //! * Contact features: slot bit masks ([`slot_masks`], SSE2), weighted checker sums
@@ -17,6 +17,8 @@
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod avx2_pair;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
 mod cpu;
@@ -295,8 +297,8 @@ pub fn hidden_layer_pair(net: &Net, inputs: [&[f32]; 2], act: [&mut [f32]; 2]) {
     hidden_layer_pair_with(kernel(), net, inputs, act);
 }
 
-/// [`hidden_layer_pair`] with a chosen kernel: AVX-512 shares each weight row between
-/// the two; the other kernels evaluate one after the other.
+/// [`hidden_layer_pair`] with a chosen kernel: AVX-512 and AVX2 share each weight row
+/// between the two; the scalar kernel evaluates one after the other.
 pub fn hidden_layer_pair_with(kernel: Kernel, net: &Net, inputs: [&[f32]; 2], act: [&mut [f32]; 2]) {
     assert_eq!(inputs[0].len(), inputs[1].len(), "inputs of one net");
     assert_hidden_fits(net, inputs[0].len(), act.iter().map(|a| a.len()));
@@ -306,6 +308,12 @@ pub fn hidden_layer_pair_with(kernel: Kernel, net: &Net, inputs: [&[f32]; 2], ac
             // SAFETY: the CPU supports AVX-512F, AVX2 and POPCNT (checked just above);
             // the shapes were checked by assert_hidden_fits.
             unsafe { avx512::hidden_layer_pair_512(net, inputs, act) }
+        }
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx2 if cpu::has_avx2() => {
+            // SAFETY: the CPU supports AVX2 and POPCNT (checked just above); the shapes
+            // were checked by assert_hidden_fits.
+            unsafe { avx2_pair::hidden_layer_pair_from(net, &net.hidden_thresholds, inputs, act) }
         }
         _ => {
             let [a, b] = act;
@@ -415,6 +423,12 @@ pub fn hidden_layer_pair_from_with(
         // SAFETY: the CPU supports AVX-512F, AVX2 and POPCNT (checked just above); the
         // shapes were checked by assert_hidden_fits and fits_512.
         return unsafe { avx512::hidden_layer_pair_512_from(net, start, inputs, act) };
+    }
+    #[cfg(target_arch = "x86_64")]
+    if kernel == Kernel::Avx2 && cpu::has_avx2() {
+        // SAFETY: the CPU supports AVX2 and POPCNT (checked just above); the shapes
+        // were checked by assert_hidden_fits.
+        return unsafe { avx2_pair::hidden_layer_pair_from(net, start, inputs, act) };
     }
     let [a, b] = act;
     hidden_layer_from_with(kernel, net, start, inputs[0], a, true);

@@ -29,29 +29,34 @@ const PACK: [u32; 256] = {
     t
 };
 
-/// The non-zero inputs' indices, in order, written to the front of `idx`; returns how
-/// many. Each block of eight is packed in a register and stored whole, so up to seven
-/// entries past the count are scratch.
+/// The indices of the inputs non-zero in any of `inputs` (all of one length), in
+/// order, written to the front of `idx`; returns how many. Each block of eight is packed
+/// in a register and stored whole, so up to seven entries past the count are scratch.
 ///
 /// # Safety
-/// AVX2; `idx` has room for `inputs.len() + 8` values.
+/// AVX2 and POPCNT; `idx` has room for `inputs[0].len() + 8` values; every input
+/// vector is as long as the first.
 #[cfg(target_arch = "x86_64")]
 #[inline]
 #[target_feature(enable = "avx2,popcnt")]
-unsafe fn nonzero(inputs: &[f32], idx: *mut u32) -> usize {
+pub(super) unsafe fn nonzero<const N: usize>(inputs: [&[f32]; N], idx: *mut u32) -> usize {
     use std::arch::x86_64::*;
+    let len = inputs[0].len();
     let mut n = 0usize;
     let mut lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     let (eight, shifts) = (
         _mm256_set1_epi32(8),
         _mm256_setr_epi32(0, 3, 6, 9, 12, 15, 18, 21),
     );
-    let full = inputs.len() / 8 * 8;
+    let full = len / 8 * 8;
     let mut i = 0;
     while i < full {
-        // SAFETY: i + 8 <= inputs.len(); n + 8 <= i + 8 is within the caller's room.
-        let x = _mm256_loadu_ps(inputs.as_ptr().add(i));
-        let keep = _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_NEQ_UQ>(x, _mm256_setzero_ps())) as usize;
+        // SAFETY: i + 8 <= len; n + 8 <= i + 8 is within the caller's room.
+        let mut keep = 0usize;
+        for x in inputs {
+            let v = _mm256_loadu_ps(x.as_ptr().add(i));
+            keep |= _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_NEQ_UQ>(v, _mm256_setzero_ps())) as usize;
+        }
         let order = _mm256_and_si256(
             _mm256_srlv_epi32(_mm256_set1_epi32(PACK[keep] as i32), shifts),
             _mm256_set1_epi32(7),
@@ -61,9 +66,9 @@ unsafe fn nonzero(inputs: &[f32], idx: *mut u32) -> usize {
         lanes = _mm256_add_epi32(lanes, eight);
         i += 8;
     }
-    for (k, &x) in inputs[full..].iter().enumerate() {
-        *idx.add(n) = (full + k) as u32;
-        n += usize::from(x != 0.0);
+    for k in full..len {
+        *idx.add(n) = k as u32;
+        n += usize::from(inputs.iter().any(|x| x[k] != 0.0));
     }
     n
 }
@@ -98,7 +103,7 @@ pub unsafe fn hidden_layer_from(net: &Net, start: &[f32], inputs: &[f32], out: &
         // Not zeroed first: only the first n entries, which `nonzero` writes, are read.
         let mut idx = std::mem::MaybeUninit::<[u32; MAX_INPUTS + 8]>::uninit();
         let ip = idx.as_mut_ptr().cast::<u32>();
-        let n = nonzero(inputs, ip);
+        let n = nonzero([inputs], ip);
         // SAFETY: the first n entries were written just above, each an index of `inputs`.
         let idx = std::slice::from_raw_parts(ip, n);
         let h = net.hidden;
@@ -157,7 +162,7 @@ pub unsafe fn hidden_layer_from(net: &Net, start: &[f32], inputs: &[f32], out: &
 /// the same approximation as the scalar `rcpss`), scalar for a tail.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn activate(beta: f32, sums: &mut [f32]) {
+pub(super) unsafe fn activate(beta: f32, sums: &mut [f32]) {
     use std::arch::x86_64::*;
     let full = sums.len() / 8 * 8;
     let table = crate::sigmoid::table();
