@@ -15,88 +15,21 @@
 //! whatever the speed of the players, and little work is lost when a worker dies.
 
 use std::collections::HashMap;
-use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 use evaluator::bearoff::BearoffDbs;
 
 use crate::error::TrainerError;
 use crate::player::{self, DataPaths, Player};
 use crate::seed::Rule;
+pub use crate::tourney::identity::{hostname, now, WorkerId};
 use crate::tourney::play;
 use crate::tourney::schedule::push_round;
 use crate::tourney::store::Store;
 use crate::tourney::swiss;
 use crate::tourney::tournament::{Claim, Game, Outcome, Slot, Sync, Tournament};
-
-/// Who a worker process is.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct WorkerId {
-    /// Host name.
-    pub host: String,
-    /// Process id.
-    pub pid: u32,
-    /// Process start time (clock ticks after boot, Linux), 0 when unknown.
-    pub start: u64,
-}
-
-/// The machine's host name (Linux: the kernel's; else `$HOSTNAME`).
-pub fn hostname() -> String {
-    std::fs::read_to_string("/proc/sys/kernel/hostname")
-        .ok()
-        .map(|s| s.trim().to_string())
-        .filter(|s| !s.is_empty())
-        .or_else(|| std::env::var("HOSTNAME").ok().filter(|s| !s.is_empty()))
-        .unwrap_or_else(|| "localhost".into())
-}
-
-/// State and start time of process `pid` from `/proc/PID/stat` (Linux).
-fn proc_stat(pid: &str) -> Option<(char, u64)> {
-    let text = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    // The command name (field 2) is in parentheses and may hold anything.
-    let rest = &text[text.rfind(')')? + 1..];
-    let fields: Vec<&str> = rest.split_whitespace().collect();
-    let state = fields.first()?.chars().next()?;
-    let start = fields.get(19)?.parse().ok()?;
-    Some((state, start))
-}
-
-/// Seconds since the Unix epoch.
-pub fn now() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs())
-}
-
-impl WorkerId {
-    /// This process.
-    pub fn current() -> WorkerId {
-        WorkerId {
-            host: hostname(),
-            pid: std::process::id(),
-            start: proc_stat("self").map_or(0, |(_, s)| s),
-        }
-    }
-
-    /// Whether `claim` belongs to a worker that is gone, seen from this process at
-    /// time `now`.
-    pub fn is_abandoned(&self, claim: &Claim, now: u64, stale_after_s: u64) -> bool {
-        if claim.host == self.host && Path::new("/proc/self/stat").exists() {
-            if claim.pid == self.pid && claim.start == self.start {
-                return false;
-            }
-            return match proc_stat(&claim.pid.to_string()) {
-                None => true,
-                Some((state, start)) => {
-                    matches!(state, 'Z' | 'X' | 'x') || (claim.start != 0 && start != claim.start)
-                }
-            };
-        }
-        now.saturating_sub(claim.since) > stale_after_s
-    }
-}
 
 /// How `tourney run` works.
 #[derive(Clone, Debug)]
