@@ -30,7 +30,9 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 export BGKIT_SLURM=$here
-export BGKIT_BIN=${BGKIT_BIN:-${CARGO_TARGET_DIR:-$root/target}/release}
+BGKIT_BIN=${BGKIT_BIN:-${CARGO_TARGET_DIR:-$root/target}/release}
+[ -d "$BGKIT_BIN" ] && BGKIT_BIN=$(cd "$BGKIT_BIN" && pwd)
+export BGKIT_BIN
 
 die() { echo "submit.sh: $*" >&2; exit 2; }
 usage() { sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; }
@@ -185,7 +187,7 @@ case "$job" in
     export WORK=${work:-$out.work}
     db_work="$WORK/db"
     mkdir -p "$db_work"
-    levels=$("$BGKIT_BIN/gen-bearoff" two-sided-plan "$spec" --work "$db_work")
+    levels=$("$BGKIT_BIN/gen-bearoff" two-sided-plan "$spec" --work "$db_work" -q)
     [[ "$levels" =~ ^[0-9]+$ ]] || die "two-sided-plan printed '$levels', not a number of levels"
     for ((level = 0; level < levels; level++)); do
       after=$(SPEC=$spec DB_WORK=$db_work LEVEL=$level sub twosided.sbatch --array="1-$tasks" \
