@@ -104,6 +104,8 @@ JobCompType=jobcomp/none
 JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
 SchedulerType=sched/backfill
+# Start dependent jobs as soon as their dependency is met (default: up to 3 s later).
+SchedulerParameters=batch_sched_delay=0
 SelectType=select/cons_tres
 SelectTypeParameters=CR_CPU
 ReturnToService=2
