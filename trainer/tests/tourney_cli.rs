@@ -233,7 +233,16 @@ fn tourney_lock_files_of_dead_processes_and_older_versions_do_not_block() {
     let host = trainer::tourney::worker::hostname();
     for stale in [String::new(), format!("{host} {pid} 1 0\n")] {
         std::fs::write(&lock, stale).unwrap();
-        ok(&["tourney", "run", s(&f), "--quiet", "--max-games", "2", "--workers", "1"]);
+        ok(&[
+            "tourney",
+            "run",
+            s(&f),
+            "--quiet",
+            "--max-games",
+            "2",
+            "--workers",
+            "1",
+        ]);
         assert!(!lock.exists());
     }
     assert_eq!(load(&f).games_played(), 4);
