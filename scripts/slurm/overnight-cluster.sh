@@ -57,9 +57,16 @@ ostep bearoff "$(q "$b/gen-bearoff" one-sided --points 6 -o "$os" --force)
 $(q "$b/gen-bearoff" two-sided --points 6 --checkers 6 -o "$ts" --force)
 $(q "$b/gen-bearoff" verify --quiet "$os")
 $(q "$b/gen-bearoff" verify --quiet "$ts")"
-ostep td "if [ -f $(q "$dir/td/state.json") ]; then $(q "$b/trainer" td --resume "$dir/td" "${th[@]}" "${dbs[@]}"); else
-$(q "$b/trainer" td --out "$dir/td" --games "$TD_GAMES" --minutes "$TD_MINUTES" --bench-every "$TD_BENCH_EVERY" \
-  --bench-games "$TD_BENCH_GAMES" --checkpoint-every "$TD_BENCH_EVERY" "${th[@]}" "${dbs[@]}"); fi"
+# TD_MINUTES is for the whole run: a requeued TD job gets what is left (as overnight.sh).
+ostep td "if [ -f $(q "$dir/td/state.json") ]; then
+  left=\$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); print(max(0.0, float(sys.argv[2]) - s[\"elapsed_seconds\"] / 60))' $(q "$dir/td/state.json" "$TD_MINUTES"))
+  if python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) > 0.05 else 1)' \"\$left\"; then
+    $(q "$b/trainer" td --resume "$dir/td" --games "$TD_GAMES") --minutes \"\$left\" $(q "${th[@]}" "${dbs[@]}")
+  fi
+else
+  $(q "$b/trainer" td --out "$dir/td" --games "$TD_GAMES" --minutes "$TD_MINUTES" --bench-every "$TD_BENCH_EVERY" \
+  --bench-games "$TD_BENCH_GAMES" --checkpoint-every "$TD_BENCH_EVERY" "${th[@]}" "${dbs[@]}")
+fi"
 
 ref_wd=$gnubg_wd
 [ "$have_gnubg" = 0 ] && ref_wd="$dir/td/net.wd"
