@@ -233,6 +233,7 @@ fn tourney_lock_files_of_dead_processes_and_older_versions_do_not_block() {
     let host = trainer::tourney::worker::hostname();
     for stale in [String::new(), format!("{host} {pid} 1 0\n")] {
         std::fs::write(&lock, stale).unwrap();
+        // Two worker threads: together they claim exactly --max-games.
         ok(&[
             "tourney",
             "run",
@@ -241,11 +242,25 @@ fn tourney_lock_files_of_dead_processes_and_older_versions_do_not_block() {
             "--max-games",
             "2",
             "--workers",
-            "1",
+            "2",
         ]);
         assert!(!lock.exists());
     }
     assert_eq!(load(&f).games_played(), 4);
+    // Four threads claiming one game at a time stop at exactly --max-games together.
+    ok(&[
+        "tourney",
+        "run",
+        s(&f),
+        "-q",
+        "--max-games",
+        "3",
+        "-j",
+        "4",
+        "--batch",
+        "1",
+    ]);
+    assert_eq!(load(&f).games_played(), 7);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

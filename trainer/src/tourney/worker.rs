@@ -251,6 +251,7 @@ struct Shared<'a> {
     me: WorkerId,
     players: Mutex<Players>,
     stop: AtomicBool,
+    /// Games claimed by the threads (and reserved by a claim in progress).
     claimed: AtomicU64,
     played: AtomicU64,
     discarded: AtomicU64,
@@ -332,14 +333,21 @@ fn work(shared: &Shared<'_>, thread: u32) -> Result<(), TrainerError> {
             (None, None) => 1,
             (None, Some(s)) => (opts.target_batch_s / s.max(1e-6)).clamp(1.0, 512.0) as usize,
         };
-        if let Some(limit) = opts.max_games {
-            let left = limit.saturating_sub(shared.claimed.load(Ordering::SeqCst));
-            want = want.min(left as usize);
-            if want == 0 {
-                break;
-            }
+        // Reserve the batch in the count the threads share, so that together they
+        // never claim more than --max-games; what is not claimed is given back.
+        let limit = opts.max_games.unwrap_or(u64::MAX);
+        let w = want as u64;
+        let before = shared
+            .claimed
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |c| {
+                Some(c + w.min(limit.saturating_sub(c)))
+            })
+            .unwrap_or_else(|c| c);
+        want = w.min(limit.saturating_sub(before)) as usize;
+        if want == 0 {
+            break;
         }
-        let (status, played, total, (rule, seed)) = shared.store.update(|t| {
+        let update = shared.store.update(|t| {
             let sync = opts.sync.unwrap_or(t.settings.sync);
             let stale = opts.stale_after_s.unwrap_or(t.settings.stale_after_s);
             let (status, reclaimed, changed) = claim(t, &shared.me, thread, sync, stale, want);
@@ -353,7 +361,13 @@ fn work(shared: &Shared<'_>, thread: u32) -> Result<(), TrainerError> {
                 ),
                 changed,
             ))
-        })?;
+        });
+        let got = match &update {
+            Ok((Claimed::Work(jobs), ..)) => jobs.len(),
+            _ => 0,
+        };
+        shared.claimed.fetch_sub((want - got) as u64, Ordering::SeqCst);
+        let (status, played, total, (rule, seed)) = update?;
         (shared.progress)(played, total);
         let jobs = match status {
             Claimed::Finished => break,
@@ -366,7 +380,6 @@ fn work(shared: &Shared<'_>, thread: u32) -> Result<(), TrainerError> {
             Claimed::Work(jobs) => jobs,
         };
         pause = Duration::from_millis(50);
-        shared.claimed.fetch_add(jobs.len() as u64, Ordering::SeqCst);
         let started = Instant::now();
         let outcomes = play_jobs(shared, &jobs, rule, seed);
         let results = match outcomes {
