@@ -4,8 +4,12 @@
 //! part holds it (every part must agree on a position that appears in several, and
 //! every input position must be found). Without it, the parts must be given in shard
 //! order 1..N and are interleaved round robin, the inverse of [`crate::shard`].
+//!
+//! Parts of a sharded sampling run ([`merge_positions`]) and of a sharded benchmark
+//! build ([`merge_benchmark`]) hold contiguous blocks and are joined in shard order.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
 
 use board::Position;
 
@@ -69,4 +73,60 @@ pub fn merge_round_robin(parts: &[(String, Vec<Sample>)]) -> Result<Vec<Sample>,
         }
     }
     Ok((0..total).map(|i| parts[i % n].1[i / n]).collect())
+}
+
+/// Joins the parts of a sharded sampling run, given in shard order: every position's
+/// first occurrence, in order (what one run over all the games keeps).
+pub fn merge_positions(parts: &[(String, Vec<Position>)]) -> Vec<Position> {
+    let mut seen = HashSet::new();
+    parts
+        .iter()
+        .flat_map(|(_, p)| p.iter().copied())
+        .filter(|p| seen.insert(p.key()))
+        .collect()
+}
+
+/// A benchmark set's header and its entry lines, as text.
+pub fn read_benchmark_lines(path: &Path) -> Result<(serde_json::Value, Vec<String>), DatasetError> {
+    let text = std::fs::read_to_string(path).map_err(|e| DatasetError::io(path, e))?;
+    let mut lines = text.lines();
+    let header: serde_json::Value = lines
+        .next()
+        .and_then(|l| serde_json::from_str(l).ok())
+        .filter(|h: &serde_json::Value| h["format"] == crate::benchmark::FORMAT)
+        .ok_or_else(|| DatasetError::parse(path, 1, "not a bgkit benchmark set (no header line)"))?;
+    Ok((
+        header,
+        lines
+            .filter(|l| !l.trim().is_empty())
+            .map(str::to_string)
+            .collect(),
+    ))
+}
+
+/// Joins the parts of a sharded benchmark build, given in shard order: their entries
+/// in order, under the first part's header with the count of the whole (the parts'
+/// headers must agree on everything else).
+pub fn merge_benchmark(
+    parts: &[(String, serde_json::Value, Vec<String>)],
+) -> Result<(serde_json::Value, Vec<String>), DatasetError> {
+    let Some((first, header, _)) = parts.first() else {
+        return Err(DatasetError::Invalid("no parts to merge".into()));
+    };
+    let strip = |h: &serde_json::Value| {
+        let mut h = h.clone();
+        h.as_object_mut().map(|o| o.remove("positions"));
+        h
+    };
+    let lines: Vec<String> = parts.iter().flat_map(|(_, _, l)| l.iter().cloned()).collect();
+    for (name, h, _) in parts {
+        if strip(h) != strip(header) {
+            return Err(DatasetError::Invalid(format!(
+                "{name} and {first} are parts of different benchmark builds (their headers differ)"
+            )));
+        }
+    }
+    let mut header = header.clone();
+    header["positions"] = serde_json::json!(lines.len());
+    Ok((header, lines))
 }

@@ -78,12 +78,14 @@ fn sample_json_summary_counts_what_the_file_holds() {
             "positions",
             "seconds",
             "seed",
+            "shard",
             "threads",
             "threshold"
         ]
     );
     assert_eq!(m["output"], s(&a));
     assert_eq!(m["games"], 7);
+    assert_eq!(m["shard"], "1/1");
     assert_eq!(m["positions"], rows(&a));
     assert!(rows(&a) > 0);
     assert_eq!((m["seed"].as_u64(), m["threads"].as_u64()), (Some(3), Some(2)));

@@ -8,6 +8,7 @@ use anyhow::{bail, Result};
 use cli_support::thread_count;
 use datasets::benchmark::BuildSettings;
 use datasets::job::benchmark::{self, BenchmarkJob};
+use datasets::shard::Shard;
 use datasets::RolloutSettings;
 
 use super::{engine_files, note, Bar, EngineArgs, JobArgs};
@@ -70,6 +71,10 @@ pub struct BuildArgs {
     /// Use at most this many input positions (the first ones of the wanted classes).
     #[arg(long)]
     max_positions: Option<usize>,
+    /// Build only shard K of N (the K-th of N contiguous blocks of the positions kept);
+    /// join the parts with `datasets merge`.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<Shard>,
     #[command(flatten)]
     job: JobArgs,
 }
@@ -111,6 +116,7 @@ fn build(args: BuildArgs) -> Result<ExitCode> {
         },
         classes: args.classes,
         max_positions: args.max_positions,
+        shard: args.shard.unwrap_or(Shard::ALL),
         threads,
         fresh: args.job.fresh,
     };

@@ -1,21 +1,29 @@
-//! `datasets merge`: join the outputs of `rollout --shard K/N` runs.
+//! `datasets merge`: join the outputs of `rollout`, `sample` or `benchmark build` runs
+//! with `--shard K/N`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::Result;
-use datasets::format::{self, Format};
-use datasets::merge::{merge_by_input, merge_round_robin};
-
+use anyhow::{bail, Result};
+use datasets::benchmark;
+use datasets::format::{self, write_text, Format};
 use datasets::job::read_positions;
+use datasets::merge::{
+    merge_benchmark, merge_by_input, merge_positions, merge_round_robin, read_benchmark_lines,
+};
+use datasets::shard::{check_parts, Manifest};
 
 use super::{note, FormatArg};
 
 /// Join shard outputs into exactly what one machine would have produced.
 ///
-/// With --input (the positions file given to every shard), rows follow the input and
-/// each takes its position's result from the parts. Without it, give the parts in
-/// shard order (1/N first); they are interleaved round robin.
+/// Parts written with --shard K/N carry a manifest (PART.shard.json): the merge then
+/// takes them in shard order and refuses a missing or duplicated shard, or a part of
+/// another job. Rollout parts: with --input (the positions file given to every shard),
+/// rows follow the input and each takes its position's result from the parts; without
+/// it, they are interleaved round robin (parts without manifests must then be given in
+/// shard order). Sample parts: joined in shard order, each position's first occurrence
+/// kept. Benchmark parts: joined in shard order under one header.
 #[derive(clap::Args)]
 pub struct Args {
     /// The shard outputs.
@@ -24,10 +32,10 @@ pub struct Args {
     /// Output file.
     #[arg(short, long)]
     output: PathBuf,
-    /// The positions file the shards were given.
+    /// The positions file the rollout shards were given.
     #[arg(long)]
     input: Option<PathBuf>,
-    /// Output format (default: from the output's extension).
+    /// Output format of rollout parts (default: from the output's extension).
     #[arg(long, value_enum)]
     format: Option<FormatArg>,
     /// Replace an existing output file (never one of the inputs).
@@ -39,26 +47,92 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let mut inputs: Vec<&std::path::Path> = args.parts.iter().map(PathBuf::as_path).collect();
+    let mut inputs: Vec<&Path> = args.parts.iter().map(PathBuf::as_path).collect();
     inputs.extend(args.input.as_deref());
     cli_support::outputs::check(&args.output, &inputs, args.force)?;
-    let to = Format::for_output(&args.output, args.format.map(Format::from))?;
-    let mut parts = Vec::new();
+    let mut manifests = Vec::new();
     for p in &args.parts {
-        let f = Format::detect(p)?;
-        parts.push((p.display().to_string(), format::read(p, f)?));
+        manifests.push((p.display().to_string(), Manifest::read(p)?));
     }
-    let merged = match &args.input {
-        Some(input) => merge_by_input(&read_positions(input)?, &parts)?,
-        None => merge_round_robin(&parts)?,
+    let order = check_parts(&manifests)?;
+    let kind = manifests[0].1.as_ref().map_or("rollout", |m| m.job.as_str());
+    let ordered: Vec<(&Path, Option<&Manifest>)> = match &order {
+        Some(o) => o
+            .iter()
+            .map(|&i| (args.parts[i].as_path(), manifests[i].1.as_ref()))
+            .collect(),
+        None => args.parts.iter().map(|p| (p.as_path(), None)).collect(),
     };
-    format::write(&args.output, to, &merged)?;
+    if kind != "rollout" && (args.input.is_some() || args.format.is_some()) {
+        bail!("--input and --format are for rollout parts; these are {kind} parts");
+    }
+    let rows = |p: &Path, m: Option<&Manifest>, n: usize| -> Result<()> {
+        if let Some(m) = m {
+            if m.rows != n {
+                bail!(
+                    "{} has {n} rows but its shard manifest says {} (the file changed after shard {} finished)",
+                    p.display(),
+                    m.rows,
+                    m.shard
+                );
+            }
+        }
+        Ok(())
+    };
+    let merged = match kind {
+        "rollout" => {
+            let to = Format::for_output(&args.output, args.format.map(Format::from))?;
+            let mut parts = Vec::new();
+            for &(p, m) in &ordered {
+                let samples = format::read(p, Format::detect(p)?)?;
+                rows(p, m, samples.len())?;
+                parts.push((p.display().to_string(), samples));
+            }
+            let merged = match &args.input {
+                Some(input) => merge_by_input(&read_positions(input)?, &parts)?,
+                None => merge_round_robin(&parts)?,
+            };
+            format::write(&args.output, to, &merged)?;
+            merged.len()
+        }
+        "sample" => {
+            let mut parts = Vec::new();
+            for &(p, m) in &ordered {
+                let positions = read_positions(p)?;
+                rows(p, m, positions.len())?;
+                parts.push((p.display().to_string(), positions));
+            }
+            let merged = merge_positions(&parts);
+            write_text(&args.output, |w| {
+                writeln!(w, "position_id")?;
+                for p in &merged {
+                    writeln!(w, "{}", p.position_id())?;
+                }
+                Ok(())
+            })?;
+            merged.len()
+        }
+        "benchmark" => {
+            let mut parts = Vec::new();
+            for &(p, m) in &ordered {
+                let (header, lines) = read_benchmark_lines(p)?;
+                rows(p, m, lines.len())?;
+                parts.push((p.display().to_string(), header, lines));
+            }
+            let (header, lines) = merge_benchmark(&parts)?;
+            benchmark::write(&args.output, &header, &lines)?;
+            lines.len()
+        }
+        other => bail!(
+            "{}: unknown job '{other}' in its shard manifest",
+            ordered[0].0.display()
+        ),
+    };
     note(
         args.quiet,
         &format!(
-            "datasets: merged {} parts, {} positions -> {}",
-            parts.len(),
-            merged.len(),
+            "datasets: merged {} {kind} parts, {merged} positions -> {}",
+            args.parts.len(),
             args.output.display()
         ),
     );

@@ -9,6 +9,7 @@ use cli_support::thread_count;
 use datasets::class::parse_classes;
 use datasets::job::sample::{self, SampleJob};
 use datasets::sample::SampleSettings;
+use datasets::shard::Shard;
 
 use serde_json::json;
 
@@ -54,6 +55,10 @@ pub struct Args {
     /// Disagreement threshold, in cubeless money equity.
     #[arg(long, default_value_t = 0.05)]
     threshold: f32,
+    /// Play only shard K of N of the games (the K-th of N contiguous blocks); join the
+    /// parts with `datasets merge`.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<Shard>,
     /// Print a summary of the run as JSON on stdout at the end (the output file is the
     /// same).
     #[arg(long)]
@@ -83,6 +88,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         engine: engine_files(&args.engine)?,
         output: args.output,
         games: args.games,
+        shard: args.shard.unwrap_or(Shard::ALL),
         settings: SampleSettings {
             seed: args.seed,
             noise: args.noise,
@@ -110,6 +116,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         print_json(&json!({
             "output": job.output.display().to_string(),
             "games": done.games,
+            "shard": job.shard.to_string(),
             "positions": done.positions,
             "seed": job.settings.seed,
             "noise": shortest(job.settings.noise),

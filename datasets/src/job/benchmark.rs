@@ -14,6 +14,7 @@ use super::{describe_files, pool, positions_digest, read_positions, JobError, Pr
 use crate::benchmark::{self, BuildSettings};
 use crate::class::{dataset_class, parse_classes};
 use crate::journal::ChunkJournal;
+use crate::shard::{Manifest, Shard};
 use crate::{Roller, RolloutSettings};
 
 /// Input positions per checkpoint.
@@ -36,6 +37,10 @@ pub struct BenchmarkJob {
     pub classes: String,
     /// Use at most this many input positions (the first ones of the wanted classes).
     pub max_positions: Option<usize>,
+    /// The positions built here: shard `K/N` builds the K-th of N contiguous blocks of
+    /// the positions kept (its parts, joined in shard order by `datasets merge`, are
+    /// the whole set).
+    pub shard: Shard,
     /// Worker threads (at least 1).
     pub threads: usize,
     /// Discard an earlier run's partial results instead of resuming.
@@ -45,7 +50,7 @@ pub struct BenchmarkJob {
 /// What a finished benchmark build did.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BenchmarkSummary {
-    /// Input positions of the wanted classes used.
+    /// Input positions of the wanted classes used (of the shard).
     pub positions: usize,
     /// Of those, positions with a choice of moves (the set's entries).
     pub entries: usize,
@@ -81,7 +86,7 @@ pub fn run(job: &BenchmarkJob, progress: &mut dyn Progress) -> Result<BenchmarkS
     let ev = job.engine.evaluator(None)?.with_cache(cache_bits);
     let roller = Roller::new(&ev, job.rollout.clone())?;
     let settings = &job.build;
-    let description = json!({
+    let mut description = json!({
         "build": settings,
         "rollout": job.rollout,
         "classes": job.classes,
@@ -90,18 +95,28 @@ pub fn run(job: &BenchmarkJob, progress: &mut dyn Progress) -> Result<BenchmarkS
         "engine": describe_files(&job.engine)?,
         "chunk": CHUNK_POSITIONS,
     });
+    let block = job.shard.block(input.len() as u64);
+    let block = block.start as usize..block.end as usize;
+    if job.shard != Shard::ALL {
+        // Only when sharded, so that partial files of whole builds still resume.
+        description["shard"] = json!(job.shard.to_string());
+    }
     let (mut journal, mut lines, chunks_done) = ChunkJournal::open(&job.output, &description, job.fresh)?;
-    let start = (chunks_done as usize * CHUNK_POSITIONS).min(input.len());
-    if start > 0 {
-        progress.note(&format!("resuming: {start} of {} positions done", input.len()));
+    let start = (block.start + chunks_done as usize * CHUNK_POSITIONS).min(block.end);
+    let mine = block.len();
+    if start > block.start {
+        progress.note(&format!(
+            "resuming: {} of {mine} positions done",
+            start - block.start
+        ));
     }
     let pool = pool(job.threads)?;
-    progress.start(input.len() as u64, start as u64);
+    progress.start(mine as u64, (start - block.start) as u64);
     let started = Instant::now();
     let outcome = (|| -> Result<(), JobError> {
         let mut at = start;
-        while at < input.len() {
-            let end = (at + CHUNK_POSITIONS).min(input.len());
+        while at < block.end {
+            let end = (at + CHUNK_POSITIONS).min(block.end);
             let entries: Vec<Option<String>> = pool.install(|| {
                 (at..end)
                     .into_par_iter()
@@ -124,7 +139,7 @@ pub fn run(job: &BenchmarkJob, progress: &mut dyn Progress) -> Result<BenchmarkS
             journal.append_chunk(&chunk)?;
             lines.extend(chunk);
             at = end;
-            progress.update(at as u64, None);
+            progress.update((at - block.start) as u64, None);
         }
         Ok(())
     })();
@@ -141,10 +156,13 @@ pub fn run(job: &BenchmarkJob, progress: &mut dyn Progress) -> Result<BenchmarkS
         "input_rows": input.len(),
         "positions": lines.len(),
     });
+    if job.shard != Shard::ALL {
+        Manifest::new("benchmark", job.shard, &description, lines.len()).write(&job.output)?;
+    }
     benchmark::write(&job.output, &header, &lines)?;
     journal.remove()?;
     Ok(BenchmarkSummary {
-        positions: input.len(),
+        positions: mine,
         entries: lines.len(),
         seconds: started.elapsed().as_secs_f64(),
     })

@@ -14,7 +14,7 @@ use serde_json::json;
 use super::{describe_files, pool, positions_digest, read_positions, JobError, Progress};
 use crate::format::{self, Format, Sample};
 use crate::journal::RolloutJournal;
-use crate::shard::Shard;
+use crate::shard::{Manifest, Shard};
 use crate::{Roller, RolloutSettings};
 
 /// What to roll out, how, and where to.
@@ -159,6 +159,10 @@ pub fn run(job: &RolloutJob, progress: &mut dyn Progress) -> Result<RolloutSumma
         .iter()
         .map(|&i| done[i].expect("every position of the shard is done"))
         .collect();
+    if shard != Shard::ALL {
+        // Before the output: a rerun after a kill between the two writes both again.
+        Manifest::new("rollout", shard, &description, samples.len()).write(&job.output)?;
+    }
     format::write(&job.output, out_format, &samples)?;
     journal.remove()?;
     Ok(RolloutSummary {

@@ -13,6 +13,7 @@ use super::{describe_files, file_digest, pool, JobError, Progress};
 use crate::format::write_text;
 use crate::journal::ChunkJournal;
 use crate::sample::{Referee, SampleSettings, Sampler};
+use crate::shard::{Manifest, Shard};
 
 /// Games played between checkpoints.
 const CHUNK_GAMES: u64 = 256;
@@ -26,6 +27,10 @@ pub struct SampleJob {
     pub output: PathBuf,
     /// Self-play games.
     pub games: u64,
+    /// The games played here: shard `K/N` plays the K-th of N contiguous blocks of the
+    /// games (its parts, joined in shard order by `datasets merge` keeping each
+    /// position's first occurrence, are the whole run's file).
+    pub shard: Shard,
     /// Seed, noise, random moves and classes kept.
     pub settings: SampleSettings,
     /// Keep only positions where the evaluator at 0 ply and at this many plies
@@ -45,7 +50,7 @@ pub struct SampleJob {
 /// What a finished sampling job did.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SampleSummary {
-    /// Games played (this run and the resumed one).
+    /// Games played (this run and the resumed one; the shard's games).
     pub games: u64,
     /// Positions kept and written.
     pub positions: usize,
@@ -74,7 +79,7 @@ pub fn run(job: &SampleJob, progress: &mut dyn Progress) -> Result<SampleSummary
     if let Some(w) = &job.disagree_weights {
         engine["disagree_weights"] = json!({ "path": w.display().to_string(), "digest": file_digest(w)? });
     }
-    let description = json!({
+    let mut description = json!({
         "settings": job.settings,
         "games": job.games,
         "disagree_plies": job.disagree_plies,
@@ -82,6 +87,11 @@ pub fn run(job: &SampleJob, progress: &mut dyn Progress) -> Result<SampleSummary
         "engine": engine,
         "chunk_games": CHUNK_GAMES,
     });
+    let games = job.shard.block(job.games);
+    if job.shard != Shard::ALL {
+        // Only when sharded, so that partial files of whole runs still resume.
+        description["shard"] = json!(job.shard.to_string());
+    }
     let sampler = Sampler::new(&ev, job.settings.clone(), referee);
     let (mut journal, lines, chunks_done) = ChunkJournal::open(&job.output, &description, job.fresh)?;
     let mut kept: Vec<String> = lines;
@@ -93,18 +103,19 @@ pub fn run(job: &SampleJob, progress: &mut dyn Progress) -> Result<SampleSummary
         seen.insert(p.key());
     }
     let pool = pool(job.threads)?;
-    let mut next = (chunks_done * CHUNK_GAMES).min(job.games);
-    if next > 0 {
+    let mut next = (games.start + chunks_done * CHUNK_GAMES).min(games.end);
+    if next > games.start {
         progress.note(&format!(
-            "resuming after {next} games ({} positions kept)",
+            "resuming after {} games ({} positions kept)",
+            next - games.start,
             kept.len()
         ));
     }
-    progress.start(job.games, next);
+    progress.start(games.end - games.start, next - games.start);
     let started = Instant::now();
     let outcome = (|| -> Result<(), JobError> {
-        while next < job.games {
-            let end = (next + CHUNK_GAMES).min(job.games);
+        while next < games.end {
+            let end = (next + CHUNK_GAMES).min(games.end);
             let fresh: Vec<Position> = pool.install(|| -> Result<Vec<Position>, JobError> {
                 let played = sampler.play_games(next..end)?;
                 let mut new = Vec::new();
@@ -119,12 +130,15 @@ pub fn run(job: &SampleJob, progress: &mut dyn Progress) -> Result<SampleSummary
             journal.append_chunk(&ids)?;
             kept.extend(ids);
             next = end;
-            progress.update(next, Some(format!("{} positions", kept.len())));
+            progress.update(next - games.start, Some(format!("{} positions", kept.len())));
         }
         Ok(())
     })();
     progress.finish();
     outcome?;
+    if job.shard != Shard::ALL {
+        Manifest::new("sample", job.shard, &description, kept.len()).write(&job.output)?;
+    }
     write_text(&job.output, |w| {
         writeln!(w, "position_id")?;
         for id in &kept {
@@ -134,7 +148,7 @@ pub fn run(job: &SampleJob, progress: &mut dyn Progress) -> Result<SampleSummary
     })?;
     journal.remove()?;
     Ok(SampleSummary {
-        games: job.games,
+        games: games.end - games.start,
         positions: kept.len(),
         seconds: started.elapsed().as_secs_f64(),
     })

@@ -12,7 +12,9 @@
 //!   [`swiss`]: Swiss pairing from the results so far.
 //! * [`check`]: consistency checks of a tournament.
 //! * [`schedule`]: the games of each round, a new tournament; [`file`](mod@file): the file
-//!   format (reading checks, writing); [`store`]: locked, atomic updates of the file.
+//!   format (reading checks, writing); [`identity`]: who a process is, whether it is
+//!   gone; [`lockfile`]: the file's lock, safe on network filesystems; [`store`]:
+//!   locked, atomic updates of the file.
 //! * [`play`]: one game from its seeds; [`worker`]: claiming, playing and recording
 //!   games, recovering games of dead workers.
 //! * [`manage`]: upgrading or replacing participants.
@@ -27,6 +29,8 @@ pub mod check;
 pub mod elo;
 pub mod export;
 pub mod file;
+pub mod identity;
+pub mod lockfile;
 pub mod manage;
 pub mod pairing;
 pub mod play;

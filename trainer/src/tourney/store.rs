@@ -1,19 +1,17 @@
-//! The tournament file on disk, shared by any number of processes: every change
-//! happens under an exclusive lock on a sidecar lock file (`FILE.lock`), reading the
-//! file afresh, and is written atomically ([`fileio::write_atomic`]: a temporary file,
-//! fsynced and renamed over the file), so a reader never sees a partial file and a
-//! crash never leaves one.
-//!
-//! The lock is `flock`-style advisory locking on the sidecar (the tournament file
-//! itself is replaced by each rename, so it cannot carry the lock). It works between
-//! processes on one machine and on network filesystems that support it (NFSv4 and
-//! most cluster filesystems).
+//! The tournament file on disk, shared by any number of processes, on one machine or
+//! on many sharing a filesystem: every change happens while holding the file's lock
+//! (`FILE.lock`, see [`lockfile`](super::lockfile): a lock file made with an atomic
+//! `link`, which works on NFS and cluster filesystems where `flock` is per machine),
+//! reading the file afresh, and is written atomically ([`fileio::write_atomic`]: a
+//! temporary file, fsynced and renamed over the file), so a reader never sees a
+//! partial file and a crash never leaves one.
 
-use std::fs::{File, OpenOptions};
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use crate::error::TrainerError;
 use crate::tourney::file;
+use crate::tourney::lockfile::{self, beside, Lock};
 use crate::tourney::tournament::Tournament;
 
 /// A tournament file and its lock file.
@@ -21,13 +19,7 @@ use crate::tourney::tournament::Tournament;
 pub struct Store {
     path: PathBuf,
     lock: PathBuf,
-}
-
-/// `path` with `suffix` appended to its file name.
-fn beside(path: &Path, suffix: &str) -> PathBuf {
-    let mut s = path.as_os_str().to_owned();
-    s.push(suffix);
-    PathBuf::from(s)
+    patience: Duration,
 }
 
 impl Store {
@@ -36,7 +28,15 @@ impl Store {
         Store {
             path: path.to_path_buf(),
             lock: beside(path, ".lock"),
+            patience: lockfile::PATIENCE,
         }
+    }
+
+    /// The same store, breaking a lock held by a process on another host after
+    /// `patience` instead of [`lockfile::PATIENCE`].
+    pub fn with_patience(mut self, patience: Duration) -> Store {
+        self.patience = patience;
+        self
     }
 
     /// The tournament file.
@@ -49,16 +49,8 @@ impl Store {
         file::read(&self.path)
     }
 
-    fn locked(&self) -> Result<File, TrainerError> {
-        let f = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .read(true)
-            .write(true)
-            .open(&self.lock)
-            .map_err(|e| file::io_error(&self.lock, e))?;
-        f.lock().map_err(|e| file::io_error(&self.lock, e))?;
-        Ok(f)
+    fn locked(&self) -> Result<Lock, TrainerError> {
+        lockfile::acquire(&self.lock, self.patience)
     }
 
     /// Replaces the file with `t`; called only under the lock, which keeps writers in

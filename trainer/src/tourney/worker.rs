@@ -15,88 +15,21 @@
 //! whatever the speed of the players, and little work is lost when a worker dies.
 
 use std::collections::HashMap;
-use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 use evaluator::bearoff::BearoffDbs;
 
 use crate::error::TrainerError;
 use crate::player::{self, DataPaths, Player};
 use crate::seed::Rule;
+pub use crate::tourney::identity::{hostname, now, WorkerId};
 use crate::tourney::play;
 use crate::tourney::schedule::push_round;
 use crate::tourney::store::Store;
 use crate::tourney::swiss;
 use crate::tourney::tournament::{Claim, Game, Outcome, Slot, Sync, Tournament};
-
-/// Who a worker process is.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct WorkerId {
-    /// Host name.
-    pub host: String,
-    /// Process id.
-    pub pid: u32,
-    /// Process start time (clock ticks after boot, Linux), 0 when unknown.
-    pub start: u64,
-}
-
-/// The machine's host name (Linux: the kernel's; else `$HOSTNAME`).
-pub fn hostname() -> String {
-    std::fs::read_to_string("/proc/sys/kernel/hostname")
-        .ok()
-        .map(|s| s.trim().to_string())
-        .filter(|s| !s.is_empty())
-        .or_else(|| std::env::var("HOSTNAME").ok().filter(|s| !s.is_empty()))
-        .unwrap_or_else(|| "localhost".into())
-}
-
-/// State and start time of process `pid` from `/proc/PID/stat` (Linux).
-fn proc_stat(pid: &str) -> Option<(char, u64)> {
-    let text = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    // The command name (field 2) is in parentheses and may hold anything.
-    let rest = &text[text.rfind(')')? + 1..];
-    let fields: Vec<&str> = rest.split_whitespace().collect();
-    let state = fields.first()?.chars().next()?;
-    let start = fields.get(19)?.parse().ok()?;
-    Some((state, start))
-}
-
-/// Seconds since the Unix epoch.
-pub fn now() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs())
-}
-
-impl WorkerId {
-    /// This process.
-    pub fn current() -> WorkerId {
-        WorkerId {
-            host: hostname(),
-            pid: std::process::id(),
-            start: proc_stat("self").map_or(0, |(_, s)| s),
-        }
-    }
-
-    /// Whether `claim` belongs to a worker that is gone, seen from this process at
-    /// time `now`.
-    pub fn is_abandoned(&self, claim: &Claim, now: u64, stale_after_s: u64) -> bool {
-        if claim.host == self.host && Path::new("/proc/self/stat").exists() {
-            if claim.pid == self.pid && claim.start == self.start {
-                return false;
-            }
-            return match proc_stat(&claim.pid.to_string()) {
-                None => true,
-                Some((state, start)) => {
-                    matches!(state, 'Z' | 'X' | 'x') || (claim.start != 0 && start != claim.start)
-                }
-            };
-        }
-        now.saturating_sub(claim.since) > stale_after_s
-    }
-}
 
 /// How `tourney run` works.
 #[derive(Clone, Debug)]
@@ -318,6 +251,7 @@ struct Shared<'a> {
     me: WorkerId,
     players: Mutex<Players>,
     stop: AtomicBool,
+    /// Games claimed by the threads (and reserved by a claim in progress).
     claimed: AtomicU64,
     played: AtomicU64,
     discarded: AtomicU64,
@@ -399,14 +333,21 @@ fn work(shared: &Shared<'_>, thread: u32) -> Result<(), TrainerError> {
             (None, None) => 1,
             (None, Some(s)) => (opts.target_batch_s / s.max(1e-6)).clamp(1.0, 512.0) as usize,
         };
-        if let Some(limit) = opts.max_games {
-            let left = limit.saturating_sub(shared.claimed.load(Ordering::SeqCst));
-            want = want.min(left as usize);
-            if want == 0 {
-                break;
-            }
+        // Reserve the batch in the count the threads share, so that together they
+        // never claim more than --max-games; what is not claimed is given back.
+        let limit = opts.max_games.unwrap_or(u64::MAX);
+        let w = want as u64;
+        let before = shared
+            .claimed
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |c| {
+                Some(c + w.min(limit.saturating_sub(c)))
+            })
+            .unwrap_or_else(|c| c);
+        want = w.min(limit.saturating_sub(before)) as usize;
+        if want == 0 {
+            break;
         }
-        let (status, played, total, (rule, seed)) = shared.store.update(|t| {
+        let update = shared.store.update(|t| {
             let sync = opts.sync.unwrap_or(t.settings.sync);
             let stale = opts.stale_after_s.unwrap_or(t.settings.stale_after_s);
             let (status, reclaimed, changed) = claim(t, &shared.me, thread, sync, stale, want);
@@ -420,7 +361,13 @@ fn work(shared: &Shared<'_>, thread: u32) -> Result<(), TrainerError> {
                 ),
                 changed,
             ))
-        })?;
+        });
+        let got = match &update {
+            Ok((Claimed::Work(jobs), ..)) => jobs.len(),
+            _ => 0,
+        };
+        shared.claimed.fetch_sub((want - got) as u64, Ordering::SeqCst);
+        let (status, played, total, (rule, seed)) = update?;
         (shared.progress)(played, total);
         let jobs = match status {
             Claimed::Finished => break,
@@ -433,7 +380,6 @@ fn work(shared: &Shared<'_>, thread: u32) -> Result<(), TrainerError> {
             Claimed::Work(jobs) => jobs,
         };
         pause = Duration::from_millis(50);
-        shared.claimed.fetch_add(jobs.len() as u64, Ordering::SeqCst);
         let started = Instant::now();
         let outcomes = play_jobs(shared, &jobs, rule, seed);
         let results = match outcomes {

@@ -1,0 +1,144 @@
+# `submit.sh overnight`: scripts/overnight.sh's pipeline as Slurm jobs (sourced by
+# submit.sh, whose options and functions it uses). The same tools with the same
+# arguments and the same files in DIR: the sampling, the rollouts and the benchmark
+# build run as job arrays of --tasks tasks merged afterwards (byte for byte what one
+# machine writes), the final duels as parallel jobs, everything else as one job per
+# step, each after the one it needs. Each step leaves DIR/steps/NAME.done as
+# overnight.sh does, so the last job (scripts/overnight.sh itself, with BGKIT_BIN)
+# finds every step done and writes DIR/report.md; that script also resumes on one
+# machine whatever the cluster left unfinished.
+# The sizes are overnight.sh's profiles (keep the two in step), overridable by the
+# same environment variables.
+# shellcheck shell=bash
+
+if [ "$quick" = 1 ]; then
+  : "${TD_GAMES:=20000}" "${TD_MINUTES:=3}" "${TD_BENCH_EVERY:=10000}" "${TD_BENCH_GAMES:=400}"
+  : "${ROUNDS:=1}" "${SAMPLE_GAMES:=80}" "${MAX_POSITIONS:=3000}" "${ROLLOUT_TRIALS:=12}" "${ROLLOUT_TRUNCATE:=2}"
+  : "${EPOCHS:=12}" "${LR:=0.0003}"
+  : "${BENCH_GAMES:=40}" "${BENCH_POSITIONS:=150}" "${BENCH_CANDIDATES:=4}" "${BENCH_TRIALS:=18}" "${BENCH_TRUNCATE:=2}"
+  : "${ROUND_DUEL_GAMES:=1000}" "${DUEL_GAMES:=2000}"
+  : "${dir:=$(abs overnight-quick)}"
+else
+  : "${TD_GAMES:=20000000}" "${TD_MINUTES:=180}" "${TD_BENCH_EVERY:=100000}" "${TD_BENCH_GAMES:=2000}"
+  : "${ROUNDS:=3}" "${SAMPLE_GAMES:=1500}" "${MAX_POSITIONS:=60000}" "${ROLLOUT_TRIALS:=18}" "${ROLLOUT_TRUNCATE:=4}"
+  : "${EPOCHS:=30}" "${LR:=0.0003}"
+  : "${BENCH_GAMES:=400}" "${BENCH_POSITIONS:=1500}" "${BENCH_CANDIDATES:=5}" "${BENCH_TRIALS:=36}" "${BENCH_TRUNCATE:=6}"
+  : "${ROUND_DUEL_GAMES:=4000}" "${DUEL_GAMES:=20000}"
+  : "${dir:=$(abs overnight)}"
+fi
+[ -n "$rounds" ] && ROUNDS=$rounds
+[ -x "$BGKIT_BIN/gen-bearoff" ] || die "no gen-bearoff in BGKIT_BIN=$BGKIT_BIN"
+mkdir -p "$dir/steps" "$dir/logs" "$dir/data" "$dir/slurm"
+export DONE_DIR="$dir/steps"
+base=$dir/slurm
+export WORK=$base
+b=$BGKIT_BIN
+th=(--threads "$cpus")
+os="$dir/data/gnubg_os0.bd"
+ts="$dir/data/gnubg_ts0.bd"
+dbs=(--bearoff-os "$os" --bearoff-ts "$ts")
+gnubg_wd=${GNUBG_WEIGHTS:-/usr/lib/gnubg/gnubg.wd}
+have_gnubg=0
+[ -f "$gnubg_wd" ] && have_gnubg=1
+
+# ostep NAME TEXT: a serial step of the pipeline (DIR/steps/NAME.done when done).
+ostep() { WORK=$base step "$1" "$2" --cpus-per-task="$cpus"; }
+# oshard NAME EXT SCRIPT OUT [INPUT] -- ARGS...: a sharded step's array and merge.
+oshard() {
+  local name=$1 ext=$2 script=$3 target=$4 merge_input=$5
+  shift 6 # NAME EXT SCRIPT OUT INPUT --
+  WORK=$base/$name
+  args "${script%.sbatch}" "$@"
+  sharded "${script%.sbatch}" "$ext" "$script" "$target" "$merge_input"
+  WORK=$base
+}
+
+ostep bearoff "$(q "$b/gen-bearoff" one-sided --points 6 -o "$os" --force)
+$(q "$b/gen-bearoff" two-sided --points 6 --checkers 6 -o "$ts" --force)
+$(q "$b/gen-bearoff" verify --quiet "$os")
+$(q "$b/gen-bearoff" verify --quiet "$ts")"
+# TD_MINUTES is for the whole run: a requeued TD job gets what is left (as overnight.sh).
+ostep td "if [ -f $(q "$dir/td/state.json") ]; then
+  left=\$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); print(max(0.0, float(sys.argv[2]) - s[\"elapsed_seconds\"] / 60))' $(q "$dir/td/state.json" "$TD_MINUTES"))
+  if python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) > 0.05 else 1)' \"\$left\"; then
+    $(q "$b/trainer" td --resume "$dir/td" --games "$TD_GAMES") --minutes \"\$left\" $(q "${th[@]}" "${dbs[@]}")
+  fi
+else
+  $(q "$b/trainer" td --out "$dir/td" --games "$TD_GAMES" --minutes "$TD_MINUTES" --bench-every "$TD_BENCH_EVERY" \
+  --bench-games "$TD_BENCH_GAMES" --checkpoint-every "$TD_BENCH_EVERY" "${th[@]}" "${dbs[@]}")
+fi"
+
+ref_wd=$gnubg_wd
+[ "$have_gnubg" = 0 ] && ref_wd="$dir/td/net.wd"
+oshard bench-sample csv sample.sbatch "$dir/bench-all.csv" "" -- --weights "$ref_wd" --games "$BENCH_GAMES" \
+  --seed 9001 "${dbs[@]}"
+ostep bench-positions "awk 'NR == 1 || NR % 10 == 0' $(q "$dir/bench-all.csv") >$(q "$dir/bench-positions.csv")"
+oshard bench-build jsonl benchmark.sbatch "$dir/bench.jsonl" "" -- --weights "$ref_wd" --input "$dir/bench-positions.csv" \
+  --candidates "$BENCH_CANDIDATES" --trials "$BENCH_TRIALS" --truncate "$BENCH_TRUNCATE" \
+  --max-positions "$BENCH_POSITIONS" --seed 9002 "${dbs[@]}"
+ostep benchset "test -s $(q "$dir/bench.jsonl")"
+
+# measure NET OUT GAMES: overnight.sh's measure (benchmark ER and a duel with pubeval).
+measure() {
+  echo "$(q "$b/trainer" benchmark --weights "$1" --set "$dir/bench.jsonl" --json "${th[@]}" "${dbs[@]}") >$(q "$2.er.json")
+$(q "$b/trainer" duel --a "$1" --b pubeval --games "$3" --seed 7 --json --quiet "${th[@]}" "${dbs[@]}") >$(q "$2.pubeval.json")"
+}
+ostep measure-td "$(measure "$dir/td/net.wd" "$dir/td/measure" "$ROUND_DUEL_GAMES")"
+
+current="$dir/td/net.wd"
+data_args=()
+for r in $(seq 1 "$ROUNDS"); do
+  rd="$dir/round-$r"
+  mkdir -p "$rd"
+  oshard "round-$r-sampled" csv sample.sbatch "$rd/sampled.csv" "" -- --weights "$current" --games "$SAMPLE_GAMES" \
+    --seed "$((100 + r))" "${dbs[@]}"
+  ostep "round-$r-sample" "head -n $((MAX_POSITIONS + 1)) $(q "$rd/sampled.csv") >$(q "$rd/positions.csv")"
+  oshard "round-$r-rollout" bgds rollout.sbatch "$rd/data.bgds" "$rd/positions.csv" -- --weights "$current" \
+    --input "$rd/positions.csv" --trials "$ROLLOUT_TRIALS" --truncate "$ROLLOUT_TRUNCATE" --seed "$((200 + r))" "${dbs[@]}"
+  ostep "round-$r-rollout" "$(q "$b/datasets" stats "$rd/data.bgds")"
+  data_args+=(--data "$rd/data.bgds")
+  init=$current
+  for class in contact crashed race; do
+    out="$rd/$class"
+    ostep "round-$r-$class" "if [ -f $(q "$out/supervised.json") ]; then $(q "$b/trainer" supervised --resume "$out" "${th[@]}"); else
+$(q "$b/trainer" supervised --init "$init" --class "$class" --out "$out" --epochs "$EPOCHS" --lr "$LR" --patience 4 \
+  --plateau 1 "${data_args[@]}" "${th[@]}"); fi"
+    init="$out/net.wd"
+  done
+  current="$rd/race/net.wd"
+  ostep "round-$r-measure" "$(measure "$current" "$rd/measure" "$ROUND_DUEL_GAMES")"
+done
+
+# Final duels: one job per net, all at once.
+last=$after
+finals=()
+players=("$dir/td/net.wd")
+for r in $(seq 1 "$ROUNDS"); do players+=("$dir/round-$r/race/net.wd"); done
+for i in "${!players[@]}"; do
+  text="$(q "$b/trainer" duel --a "${players[$i]}" --b pubeval --games "$DUEL_GAMES" --seed 11 --json --quiet "${th[@]}" \
+    "${dbs[@]}") >$(q "$dir/final-$i-pubeval.json")"
+  if [ "$have_gnubg" = 1 ]; then
+    text+="
+$(q "$b/trainer" duel --a "${players[$i]}" --b "gnubg:$gnubg_wd" --games "$DUEL_GAMES" --seed 11 --json --quiet \
+      "${th[@]}" "${dbs[@]}") >$(q "$dir/final-$i-gnubg.json")"
+  fi
+  after=$last
+  ostep "final-$i" "$text"
+  finals+=("$after")
+done
+if [ "$have_gnubg" = 1 ]; then
+  text="$(q "$b/trainer" duel --a "gnubg:$gnubg_wd" --b pubeval --games "$DUEL_GAMES" --seed 11 --json --quiet "${th[@]}" \
+    "${dbs[@]}") >$(q "$dir/final-gnubg-pubeval.json")
+$(q "$b/trainer" benchmark --weights "gnubg:$gnubg_wd" --weights pubeval --set "$dir/bench.jsonl" --json "${th[@]}" \
+    "${dbs[@]}") >$(q "$dir/final-reference.er.json")"
+else
+  text="$(q "$b/trainer" benchmark --weights pubeval --set "$dir/bench.jsonl" --json "${th[@]}") >$(q "$dir/final-reference.er.json")"
+fi
+after=$last
+ostep final-reference "$text"
+finals+=("$after")
+# The report: overnight.sh itself, which skips every step done above.
+after=$(IFS=:; echo "${finals[*]}")
+ostep report-run "$(q env BGKIT_BIN="$b" "$root/scripts/overnight.sh" --dir "$dir" --rounds "$ROUNDS" \
+  $([ "$quick" = 1 ] && echo --quick))"
+echo "submit.sh: overnight in $dir: $((ROUNDS)) round(s), report by job $after -> $dir/report.md" >&2

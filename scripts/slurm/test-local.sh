@@ -1,0 +1,178 @@
+#!/usr/bin/env bash
+# The Slurm test, on a real (one-node) Slurm cluster: starts one with local-cluster.sh,
+# submits bgkit's jobs through submit.sh and checks that they give what one process
+# gives, then stops the cluster and removes its files.
+#
+#   scripts/slurm/test-local.sh [--keep]     (--keep: leave the scratch directory)
+#
+# Checks: a 3-task sampling array + merge equals `datasets sample` byte for byte; a
+# 4-task rollout array + merge equals `datasets rollout`, also after one task is killed
+# mid-way with scancel and requeued (it resumes from its journal); a tournament played
+# by 2 worker tasks has every game recorded once, with the results one process gets;
+# a sharded two-sided 6x8 build (3 tasks per level, one array per level) + assembly has
+# the md5 of `makebearoff -t 6x8` (skipped, saying so, when this gen-bearoff has no
+# `two-sided --shard`, or with BGKIT_SLURM_TWOSIDED=skip: its 97 levels, one array
+# each, take most of the test's time).
+# Needs slurm-wlm and munge (apt-get install slurm-wlm munge) and the bgkit binaries in
+# $BGKIT_BIN (default: target/release, else target/debug). Prints one line per check;
+# exit 0 when all pass.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+keep=0
+[ "${1:-}" = --keep ] && keep=1
+target=${CARGO_TARGET_DIR:-$root/target}
+if [ -z "${BGKIT_BIN:-}" ]; then
+  BGKIT_BIN=$target/release
+  [ -x "$BGKIT_BIN/datasets" ] && [ -x "$BGKIT_BIN/trainer" ] || BGKIT_BIN=$target/debug
+fi
+BGKIT_BIN=$(cd "$BGKIT_BIN" && pwd)
+export BGKIT_BIN
+for tool in datasets trainer; do
+  [ -x "$BGKIT_BIN/$tool" ] || { echo "test-local.sh: no $tool in $BGKIT_BIN (cargo build)" >&2; exit 2; }
+done
+t0=$SECONDS
+scratch=$(mktemp -d /tmp/bgkit-slurm-test.XXXXXX)
+export BGKIT_CLUSTER_DIR="$scratch/cluster"
+cleanup() {
+  "$here/local-cluster.sh" stop --dir "$BGKIT_CLUSTER_DIR" || true
+  if [ "$keep" = 1 ]; then echo "scratch kept: $scratch"; else rm -rf "$scratch"; fi
+}
+trap cleanup EXIT
+eval "$("$here/local-cluster.sh" start --dir "$BGKIT_CLUSTER_DIR")"
+echo "cluster up: $(sinfo -h -o '%P %D node(s) %c CPUs %T') [$((SECONDS - t0)) s]"
+submit() { "$here/submit.sh" "$@" 2>>"$scratch/submit.log"; }
+failures=0
+pass() { echo "PASS $* [$((SECONDS - t0)) s]"; }
+fail() { echo "FAIL $* [$((SECONDS - t0)) s]"; failures=$((failures + 1)); }
+
+# wait_for JOBID SECONDS: until the job has left the queue; fails unless it completed.
+wait_for() {
+  local id=$1 limit=$2 start=$SECONDS
+  while [ -n "$(squeue -h -j "$id" 2>/dev/null)" ]; do
+    if [ $((SECONDS - start)) -gt "$limit" ]; then
+      echo "job $id still queued after $limit s:" >&2
+      squeue >&2
+      return 1
+    fi
+    sleep 1
+  done
+  local state
+  state=$(scontrol -o show job "$id" 2>/dev/null | grep -o 'JobState=[A-Z_]*' | head -n1 | cut -d= -f2)
+  [ "$state" = COMPLETED ] || { echo "job $id ended $state" >&2; return 1; }
+}
+
+D="$BGKIT_BIN/datasets"
+T="$BGKIT_BIN/trainer"
+cd "$scratch"
+
+# --- sampling: 3 tasks --------------------------------------------------------------
+"$D" sample --games 12 --seed 4 -o sample-one.csv --quiet
+id=$(submit sample --tasks 3 --games 12 -o sample-slurm.csv -- --seed 4)
+if wait_for "$id" 300 && cmp -s sample-one.csv sample-slurm.csv; then
+  pass "sample: 3 tasks + merge = one process ($(($(wc -l <sample-one.csv) - 1)) positions, md5 $(md5sum <sample-one.csv | cut -c1-12))"
+else
+  fail "sample: 3 tasks + merge differ from one process"
+fi
+
+# --- rollout: 4 tasks, one killed mid-way and requeued --------------------------------
+head -n 25 sample-one.csv >positions.csv
+rargs=(--trials 72 --truncate 6 --seed 3)
+"$D" rollout --input positions.csv -o rollout-one.csv "${rargs[@]}" --quiet --threads 2
+id=$(submit rollout --tasks 4 --input positions.csv -o rollout-slurm.csv -- "${rargs[@]}")
+array=$(grep -o 'array [0-9]*' "$scratch/submit.log" | tail -n1 | cut -d' ' -f2)
+part=rollout-slurm.csv.work/rollout-2.csv
+# Kill task 2 once it has journalled a result and before it has finished.
+killed=0
+for _ in $(seq 600); do
+  if [ -s "$part.partial" ] && [ ! -e "$part" ]; then
+    scancel "${array}_2"
+    killed=1
+    break
+  fi
+  [ -e "$part" ] && break
+  sleep 0.1
+done
+if [ "$killed" = 1 ]; then
+  done_before=$(wc -l <"$part.partial")
+  # Let Slurm see it end before requeueing it.
+  for _ in $(seq 100); do
+    st=$(scontrol -o show job "${array}_2" | grep -o 'JobState=[A-Z_]*' | cut -d= -f2)
+    [ "$st" = CANCELLED ] && break
+    sleep 0.1
+  done
+  submit requeue "${array}_2"
+  echo "killed task ${array}_2 (scancel) with $done_before journal lines, requeued it"
+else
+  fail "rollout: task 2 finished before it could be killed (make the rollout longer)"
+fi
+if wait_for "$id" 600 && cmp -s rollout-one.csv rollout-slurm.csv; then
+  resumed=$(grep -c 'resuming from' rollout-slurm.csv.work/logs/*_2.out || true)
+  pass "rollout: 4 tasks + merge = one process, task 2 killed and requeued (resumed from its journal: $resumed) (md5 $(md5sum <rollout-one.csv | cut -c1-12))"
+else
+  fail "rollout: 4 tasks + merge differ from one process (or did not finish)"
+fi
+# The merge refuses a missing shard and a duplicated one.
+if ! "$D" merge -o bad.csv rollout-slurm.csv.work/rollout-{1,2,4}.csv 2>err.txt && grep -q 'shard 3/4 of the rollout job is missing' err.txt \
+  && ! "$D" merge -o bad.csv rollout-slurm.csv.work/rollout-{1,2,3,4,4}.csv 2>err.txt && grep -q 'are both shard 4/4' err.txt; then
+  pass "merge: a missing or duplicated shard is refused ($(head -c 90 err.txt))"
+else
+  fail "merge: a missing or duplicated shard was not refused"
+fi
+
+# --- tourney: 2 worker tasks -----------------------------------------------------------
+"$T" tourney new tourney-slurm.json --participants pubeval random pubeval-b=pubeval --games-per-pairing 24 --seed 5 >/dev/null
+cp tourney-slurm.json tourney-one.json
+"$T" tourney run tourney-one.json --workers 2 --quiet >/dev/null
+id=$(submit tourney --tasks 2 tourney-slurm.json -- --batch 2)
+if wait_for "$id" 600; then
+  check=$(python3 - tourney-one.json tourney-slurm.json <<'PY'
+import json, sys
+def games(path):
+    t = json.load(open(path))
+    out = {}
+    for c in t["schedule"]:
+        for r in c["rounds"]:
+            for p in r["pairings"]:
+                for g in p["games"]:
+                    out[g["id"]] = (g.get("result"), g.get("running"))
+    return out
+one, slurm = games(sys.argv[1]), games(sys.argv[2])
+unfinished = [i for i, (r, run) in slurm.items() if r is None or run is not None]
+same = all(one[i][0] == slurm[i][0] for i in one)
+print(len(slurm), len(unfinished), "same" if same and one.keys() == slurm.keys() else "different")
+PY
+)
+  read -r total unfinished same <<<"$check"
+  workers=$(grep -l 'worker on' tourney-slurm.json.work/logs/*.out | wc -l)
+  if [ "$unfinished" = 0 ] && [ "$same" = same ] && [ "$workers" = 2 ]; then
+    pass "tourney: 2 worker tasks recorded each of the $total games once, results = one process"
+  else
+    fail "tourney: $total games, $unfinished not recorded, results $same, $workers workers"
+  fi
+else
+  fail "tourney: the workers did not finish"
+fi
+
+# --- sharded two-sided 6x8 ---------------------------------------------------------------
+# MD5 of gnubg 1.07's `makebearoff -t 6x8` (Debian's binary; about 6 CPU minutes, so
+# recorded rather than rerun; gen-bearoff/tests/sharded.rs holds the same value).
+MAKEBEAROFF_6X8=fcdbbc80b7ef84ddc81b839d0f26bed1
+G="$BGKIT_BIN/gen-bearoff"
+if [ "${BGKIT_SLURM_TWOSIDED:-}" = skip ]; then
+  echo "SKIP two-sided 6x8: BGKIT_SLURM_TWOSIDED=skip"
+elif [ -x "$G" ] && "$G" two-sided --help 2>/dev/null | grep -q -- --shard; then
+  id=$(submit twosided --tasks 3 6x8 -o ts-slurm.bd)
+  levels=$(grep -o 'twosided 6x8: [0-9]* levels' "$scratch/submit.log" | grep -o '[0-9]* levels')
+  if wait_for "$id" 1200 && [ "$(md5sum <ts-slurm.bd | cut -d' ' -f1)" = "$MAKEBEAROFF_6X8" ]; then
+    pass "two-sided 6x8: $levels of 3 tasks + assembly = makebearoff -t 6x8 (md5 $MAKEBEAROFF_6X8)"
+  else
+    fail "two-sided 6x8: the sharded build differs from makebearoff's (or did not finish)"
+  fi
+else
+  echo "SKIP two-sided 6x8: $G has no two-sided --shard (the sharded build is not in this tree)"
+fi
+
+echo "Slurm test: $failures failure(s), $((SECONDS - t0)) s"
+[ "$failures" = 0 ]
