@@ -106,8 +106,8 @@ impl PyDataset {
 
     /// The file's path.
     #[getter]
-    fn path(&self) -> PathBuf {
-        self.path.clone()
+    fn path(&self) -> String {
+        self.path.display().to_string()
     }
 
     /// Whether every record has standard errors.

@@ -91,11 +91,12 @@ impl PyPosition {
         self.inner.position_id()
     }
 
-    /// The XGID of this position in a money game, cube centred at 1, no dice rolled.
+    /// The XGID of this position in a money game, cube centred at 1, no dice rolled,
+    /// the side on roll as XG's player 1 (upper case, turn 1).
     fn xgid(&self) -> String {
         Xgid {
             position: self.inner,
-            state: MatchState::default(),
+            state: MatchState { on_roll: 1, ..MatchState::default() },
             beaver: false,
             max_cube: 10,
         }
@@ -128,7 +129,7 @@ impl PyPosition {
     }
 
     fn __repr__(&self) -> String {
-        format!("Position({:?})", self.inner.position_id())
+        format!("Position('{}')", self.inner.position_id())
     }
 
     /// The board drawn as text (as ``evaluator eval`` shows it).
