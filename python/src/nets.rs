@@ -64,6 +64,8 @@ impl PyNet {
             want("output_weights", ow.shape(), &[outputs, hidden])?;
             want("output_bias", output_bias.shape(), &[outputs])?;
             let mut net = Net::zeros(inputs, hidden, outputs);
+            // The training counter as gnubg writes it in its binary files.
+            net.trained = 1;
             net.beta_hidden = beta_hidden;
             net.beta_output = beta_output;
             for (d, s) in net.hidden_weights.iter_mut().zip(hw.iter()) {
