@@ -38,7 +38,10 @@ fn open(path: &PathBuf) -> PyResult<BearoffDb> {
 /// counted from that side's ace point.
 fn side(v: Vec<u8>) -> PyResult<[u8; 25]> {
     if v.len() > 25 {
-        return Err(value_error(format!("a side has at most 25 slots, got {}", v.len())));
+        return Err(value_error(format!(
+            "a side has at most 25 slots, got {}",
+            v.len()
+        )));
     }
     let mut s = [0u8; 25];
     s[..v.len()].copy_from_slice(&v);
@@ -53,7 +56,10 @@ impl PyOneSided {
     fn new(path: PathBuf) -> PyResult<PyOneSided> {
         guard(|| match open(&path)? {
             BearoffDb::OneSided(inner) => Ok(PyOneSided { inner }),
-            _ => Err(file_error(format!("{}: not a one-sided bearoff database", path.display()))),
+            _ => Err(file_error(format!(
+                "{}: not a one-sided bearoff database",
+                path.display()
+            ))),
         })
     }
 
@@ -85,16 +91,26 @@ impl PyOneSided {
         guard(|| {
             let i = self.inner.index_of(&self::side(side)?).map_err(lookup_error)?;
             let p = self.inner.probabilities(i).map_err(lookup_error)?;
-            Ok((PyArray1::from_slice(py, &p.bearoff), PyArray1::from_slice(py, &p.gammon)))
+            Ok((
+                PyArray1::from_slice(py, &p.bearoff),
+                PyArray1::from_slice(py, &p.gammon),
+            ))
         })
     }
 
     /// gnubg's one-sided evaluation of a position where both sides are covered:
     /// ``(5,)`` float32, side on roll's view.
-    fn evaluate<'py>(&self, py: Python<'py>, position: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyArray1<f32>>> {
+    fn evaluate<'py>(
+        &self,
+        py: Python<'py>,
+        position: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyArray1<f32>>> {
         guard(|| {
             let pos = convert::one_position(position)?;
-            Ok(PyArray1::from_slice(py, &self.inner.evaluate(&pos).map_err(lookup_error)?))
+            Ok(PyArray1::from_slice(
+                py,
+                &self.inner.evaluate(&pos).map_err(lookup_error)?,
+            ))
         })
     }
 }
@@ -107,7 +123,10 @@ impl PyTwoSided {
     fn new(path: PathBuf) -> PyResult<PyTwoSided> {
         guard(|| match open(&path)? {
             BearoffDb::TwoSided(inner) => Ok(PyTwoSided { inner }),
-            _ => Err(file_error(format!("{}: not a two-sided bearoff database", path.display()))),
+            _ => Err(file_error(format!(
+                "{}: not a two-sided bearoff database",
+                path.display()
+            ))),
         })
     }
 
@@ -126,14 +145,21 @@ impl PyTwoSided {
     /// double this turn): a dict with ``cubeless`` (``2p - 1``), ``win`` and, in
     /// cubeful files, ``owned``, ``centred``, ``opponent_owns``. ``ValueError`` if the
     /// database does not cover the position.
-    fn equities(&self, position: &Bound<'_, PyAny>) -> PyResult<std::collections::BTreeMap<&'static str, f32>> {
+    fn equities(
+        &self,
+        position: &Bound<'_, PyAny>,
+    ) -> PyResult<std::collections::BTreeMap<&'static str, f32>> {
         guard(|| {
             let pos = convert::one_position(position)?;
             let e = self.inner.equities_of(&pos).map_err(lookup_error)?;
             let mut out = std::collections::BTreeMap::new();
             out.insert("cubeless", e.cubeless());
             out.insert("win", e.win_probability());
-            for (k, v) in [("owned", e.owned()), ("centred", e.centred()), ("opponent_owns", e.opponent_owns())] {
+            for (k, v) in [
+                ("owned", e.owned()),
+                ("centred", e.centred()),
+                ("opponent_owns", e.opponent_owns()),
+            ] {
                 if let Some(v) = v {
                     out.insert(k, v);
                 }

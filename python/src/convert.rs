@@ -22,7 +22,10 @@ pub fn one_position(obj: &Bound<'_, PyAny>) -> PyResult<Position> {
     if let Ok(a) = obj.extract::<PyReadonlyArray2<u8>>() {
         let v = a.as_array();
         if v.shape() != [2, 25] {
-            return Err(value_error(format!("a board has shape (2, 25), got {:?}", v.shape())));
+            return Err(value_error(format!(
+                "a board has shape (2, 25), got {:?}",
+                v.shape()
+            )));
         }
         let row: Vec<u8> = v.iter().copied().collect();
         return Position::from_slices(&row[..25], &row[25..]).map_err(value_error);
@@ -59,7 +62,10 @@ pub fn positions(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Position>> {
 /// The positions of a `(n, 2, 25)` board array, each validated.
 pub fn boards(a: &PyReadonlyArray3<u8>) -> PyResult<Vec<Position>> {
     if a.shape()[1..] != [2, 25] {
-        return Err(value_error(format!("boards have shape (n, 2, 25), got {:?}", a.shape())));
+        return Err(value_error(format!(
+            "boards have shape (n, 2, 25), got {:?}",
+            a.shape()
+        )));
     }
     let v = a.as_array();
     let mut out = Vec::with_capacity(v.shape()[0]);

@@ -30,7 +30,10 @@ impl Source for BinaryDataset {
     }
     fn get(&self, i: usize) -> Result<(Position, [f32; 5]), String> {
         let r = &self.records()[i];
-        Ok((r.position().map_err(|e| format!("record {}: {e}", i + 1))?, r.probs))
+        Ok((
+            r.position().map_err(|e| format!("record {}: {e}", i + 1))?,
+            r.probs,
+        ))
     }
 }
 
@@ -73,7 +76,8 @@ impl PyDataset {
         // (56) is too, and the map is page aligned; the array borrows `slf`, which owns
         // the map, so the memory lives as long as the array; it is made read-only below.
         let array = unsafe {
-            let view = ArrayView::<T, D>::from_shape_ptr(shape.strides(strides), base.add(offset).cast::<T>());
+            let view =
+                ArrayView::<T, D>::from_shape_ptr(shape.strides(strides), base.add(offset).cast::<T>());
             PyArray::borrow_from_array(&view, slf.clone().into_any())
         };
         let kw = PyDict::new(slf.py());
@@ -96,7 +100,10 @@ impl PyDataset {
     fn new(py: Python<'_>, path: PathBuf) -> PyResult<PyDataset> {
         guard(|| {
             let inner = py.detach(|| BinaryDataset::open(&path)).map_err(file_error)?;
-            Ok(PyDataset { inner: Arc::new(inner), path })
+            Ok(PyDataset {
+                inner: Arc::new(inner),
+                path,
+            })
         })
     }
 
@@ -157,7 +164,12 @@ impl PyDataset {
     /// Position IDs of the records at ``indices`` (all when omitted).
     #[pyo3(signature = (indices=None))]
     fn position_ids(&self, indices: Option<PyReadonlyArray1<'_, i64>>) -> PyResult<Vec<String>> {
-        guard(|| Ok(gather(&*self.inner, indices)?.iter().map(Position::position_id).collect()))
+        guard(|| {
+            Ok(gather(&*self.inner, indices)?
+                .iter()
+                .map(Position::position_id)
+                .collect())
+        })
     }
 
     /// Boards of the records at ``indices`` (all when omitted), ``(n, 2, 25)`` uint8.
@@ -183,11 +195,24 @@ impl PyDataset {
         fixed_pip_loss: bool,
         drop_last: bool,
     ) -> PyResult<Batches> {
-        Batches::new(self.inner.clone(), batch_size, seed, epoch, net, indices, fixed_pip_loss, drop_last)
+        Batches::new(
+            self.inner.clone(),
+            batch_size,
+            seed,
+            epoch,
+            net,
+            indices,
+            fixed_pip_loss,
+            drop_last,
+        )
     }
 
     fn __repr__(&self) -> String {
-        format!("Dataset({:?}, {} records)", self.path.display().to_string(), self.inner.len())
+        format!(
+            "Dataset({:?}, {} records)",
+            self.path.display().to_string(),
+            self.inner.len()
+        )
     }
 }
 
@@ -251,7 +276,16 @@ impl PySamples {
         fixed_pip_loss: bool,
         drop_last: bool,
     ) -> PyResult<Batches> {
-        Batches::new(self.inner.clone(), batch_size, seed, epoch, net, indices, fixed_pip_loss, drop_last)
+        Batches::new(
+            self.inner.clone(),
+            batch_size,
+            seed,
+            epoch,
+            net,
+            indices,
+            fixed_pip_loss,
+            drop_last,
+        )
     }
 }
 
@@ -267,7 +301,11 @@ pub fn read_dataset(py: Python<'_>, path: PathBuf, format: Option<&str>) -> PyRe
             Some("csv") => Some(Format::Csv),
             Some("gnubg-nn") => Some(Format::GnubgNn),
             Some("binary") => Some(Format::Binary),
-            Some(f) => return Err(value_error(format!("unknown format '{f}' (csv, gnubg-nn or binary)"))),
+            Some(f) => {
+                return Err(value_error(format!(
+                    "unknown format '{f}' (csv, gnubg-nn or binary)"
+                )))
+            }
         };
         let samples = py
             .detach(|| {
@@ -278,7 +316,9 @@ pub fn read_dataset(py: Python<'_>, path: PathBuf, format: Option<&str>) -> PyRe
                 datasets::format::read(&path, f)
             })
             .map_err(file_error)?;
-        Ok(PySamples { inner: Arc::new(samples) })
+        Ok(PySamples {
+            inner: Arc::new(samples),
+        })
     })
 }
 
@@ -298,7 +338,9 @@ fn checked_indices(n: usize, indices: Option<PyReadonlyArray1<'_, i64>>) -> PyRe
             .iter()
             .map(|&i| {
                 if i < 0 || i as usize >= n {
-                    Err(value_error(format!("index {i} out of range (the dataset has {n} records)")))
+                    Err(value_error(format!(
+                        "index {i} out of range (the dataset has {n} records)"
+                    )))
                 } else {
                     Ok(i as u32)
                 }
@@ -342,12 +384,24 @@ impl Batches {
             // The trainer's epoch order (`trainer supervised`): Fisher–Yates with
             // SplitMix64 from the seed and the epoch.
             let order = trainer::supervised::order::epoch(&chosen, seed, epoch);
-            Ok(Batches { src, order, at: 0, batch_size, kind, fixed_pip_loss, drop_last })
+            Ok(Batches {
+                src,
+                order,
+                at: 0,
+                batch_size,
+                kind,
+                fixed_pip_loss,
+                drop_last,
+            })
         })
     }
 }
 
-type Batch<'py> = (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray2<f32>>, Bound<'py, PyArray2<f32>>);
+type Batch<'py> = (
+    Bound<'py, PyArray1<i64>>,
+    Bound<'py, PyArray2<f32>>,
+    Bound<'py, PyArray2<f32>>,
+);
 
 #[pymethods]
 impl Batches {

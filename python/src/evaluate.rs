@@ -166,10 +166,19 @@ impl PyEvaluator {
 
     /// gnubg's class numbers of a batch given these databases (0 over, 4 two-sided
     /// bearoff, 6 one-sided bearoff, 8 race, 9 crashed, 10 contact), as uint8.
-    fn classes<'py>(&self, py: Python<'py>, positions: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyArray1<u8>>> {
+    fn classes<'py>(
+        &self,
+        py: Python<'py>,
+        positions: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyArray1<u8>>> {
         guard(|| {
             let positions = convert::positions(positions)?;
-            let c: Vec<u8> = py.detach(|| positions.par_iter().map(|p| self.inner.classify(p) as u8).collect());
+            let c: Vec<u8> = py.detach(|| {
+                positions
+                    .par_iter()
+                    .map(|p| self.inner.classify(p) as u8)
+                    .collect()
+            });
             Ok(PyArray1::from_vec(py, c))
         })
     }
@@ -195,8 +204,14 @@ impl PyEvaluator {
             let best = detached(
                 py,
                 || {
-                    self.inner
-                        .best_move_plied(&mut MoveGen::new(), &pos, d, plies, &FILTERS_NORMAL, Lookahead::default())
+                    self.inner.best_move_plied(
+                        &mut MoveGen::new(),
+                        &pos,
+                        d,
+                        plies,
+                        &FILTERS_NORMAL,
+                        Lookahead::default(),
+                    )
                 },
                 eval_error,
             )?;

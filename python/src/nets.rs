@@ -50,7 +50,9 @@ impl PyNet {
                 if got == want {
                     Ok(())
                 } else {
-                    Err(value_error(format!("{what} has shape {got:?}, expected {want:?}")))
+                    Err(value_error(format!(
+                        "{what} has shape {got:?}, expected {want:?}"
+                    )))
                 }
             };
             if inputs == 0 || hidden == 0 || outputs == 0 {
@@ -74,14 +76,30 @@ impl PyNet {
             for (d, s) in net.output_weights.iter_mut().zip(ow.iter()) {
                 *d = *s;
             }
-            for (d, s) in net.hidden_thresholds.iter_mut().zip(hidden_bias.as_array().iter()) {
+            for (d, s) in net
+                .hidden_thresholds
+                .iter_mut()
+                .zip(hidden_bias.as_array().iter())
+            {
                 *d = *s;
             }
-            for (d, s) in net.output_thresholds.iter_mut().zip(output_bias.as_array().iter()) {
+            for (d, s) in net
+                .output_thresholds
+                .iter_mut()
+                .zip(output_bias.as_array().iter())
+            {
                 *d = *s;
             }
-            let all = [&net.hidden_weights, &net.output_weights, &net.hidden_thresholds, &net.output_thresholds];
-            if all.iter().any(|a| a.iter().any(|x| !x.is_finite())) || !beta_hidden.is_finite() || !beta_output.is_finite() {
+            let all = [
+                &net.hidden_weights,
+                &net.output_weights,
+                &net.hidden_thresholds,
+                &net.output_thresholds,
+            ];
+            if all.iter().any(|a| a.iter().any(|x| !x.is_finite()))
+                || !beta_hidden.is_finite()
+                || !beta_output.is_finite()
+            {
                 return Err(value_error("a net's weights and slopes must be finite numbers"));
             }
             Ok(PyNet { inner: net })
@@ -97,7 +115,11 @@ impl PyNet {
     /// A copy of the input-to-hidden weights, ``(inputs, hidden)``.
     #[getter]
     fn hidden_weights<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
-        floats(py, &self.inner.hidden_weights, [self.inner.inputs, self.inner.hidden])
+        floats(
+            py,
+            &self.inner.hidden_weights,
+            [self.inner.inputs, self.inner.hidden],
+        )
     }
 
     /// A copy of the hidden thresholds, ``(hidden,)``.
@@ -109,7 +131,11 @@ impl PyNet {
     /// A copy of the hidden-to-output weights, ``(outputs, hidden)``.
     #[getter]
     fn output_weights<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
-        floats(py, &self.inner.output_weights, [self.inner.outputs, self.inner.hidden])
+        floats(
+            py,
+            &self.inner.output_weights,
+            [self.inner.outputs, self.inner.hidden],
+        )
     }
 
     /// A copy of the output thresholds, ``(outputs,)``.
@@ -129,7 +155,10 @@ impl PyNet {
     }
 
     fn __repr__(&self) -> String {
-        format!("Net({}-{}-{})", self.inner.inputs, self.inner.hidden, self.inner.outputs)
+        format!(
+            "Net({}-{}-{})",
+            self.inner.inputs, self.inner.hidden, self.inner.outputs
+        )
     }
 }
 
@@ -164,7 +193,10 @@ fn net_index(name: &Bound<'_, PyAny>, count: usize) -> PyResult<usize> {
     } else {
         let s: String = name.extract()?;
         NET_NAMES.iter().position(|n| *n == s).ok_or_else(|| {
-            value_error(format!("unknown net '{s}' (expected one of {})", NET_NAMES.join(", ")))
+            value_error(format!(
+                "unknown net '{s}' (expected one of {})",
+                NET_NAMES.join(", ")
+            ))
         })?
     };
     if k >= count {
@@ -184,10 +216,21 @@ impl PyWeights {
         guard(|| {
             let nets: Vec<Net> = nets.iter().map(|n| n.inner.clone()).collect();
             check(&nets)?;
-            if version.trim().parse::<f32>().map_or(true, |v| !(0.0..1000.0).contains(&v)) {
-                return Err(value_error(format!("version '{version}' is not a number such as 1.00")));
+            if version
+                .trim()
+                .parse::<f32>()
+                .map_or(true, |v| !(0.0..1000.0).contains(&v))
+            {
+                return Err(value_error(format!(
+                    "version '{version}' is not a number such as 1.00"
+                )));
             }
-            Ok(PyWeights { inner: Weights { version: version.trim().to_string(), nets } })
+            Ok(PyWeights {
+                inner: Weights {
+                    version: version.trim().to_string(),
+                    nets,
+                },
+            })
         })
     }
 
@@ -196,7 +239,11 @@ impl PyWeights {
     /// if it is missing or damaged.
     #[staticmethod]
     fn load(path: PathBuf) -> PyResult<PyWeights> {
-        guard(|| Ok(PyWeights { inner: Weights::load_any(&path).map_err(file_error)? }))
+        guard(|| {
+            Ok(PyWeights {
+                inner: Weights::load_any(&path).map_err(file_error)?,
+            })
+        })
     }
 
     /// The version text.
@@ -208,13 +255,21 @@ impl PyWeights {
     /// Copies of the nets, in file order.
     #[getter]
     fn nets(&self) -> Vec<PyNet> {
-        self.inner.nets.iter().map(|n| PyNet { inner: n.clone() }).collect()
+        self.inner
+            .nets
+            .iter()
+            .map(|n| PyNet { inner: n.clone() })
+            .collect()
     }
 
     /// Net ``key``: an index or a name (``"contact"``, ``"race"``, ``"crashed"``,
     /// ``"prune contact"``, ``"prune crashed"``, ``"prune race"``).
     fn net(&self, key: &Bound<'_, PyAny>) -> PyResult<PyNet> {
-        guard(|| Ok(PyNet { inner: self.inner.nets[net_index(key, self.inner.nets.len())?].clone() }))
+        guard(|| {
+            Ok(PyNet {
+                inner: self.inner.nets[net_index(key, self.inner.nets.len())?].clone(),
+            })
+        })
     }
 
     /// New weights with net ``key`` (index or name) replaced by ``net``, e.g. a
@@ -268,6 +323,10 @@ impl PyWeights {
             .iter()
             .map(|n| format!("{}-{}-{}", n.inputs, n.hidden, n.outputs))
             .collect();
-        format!("Weights(version={:?}, nets=[{}])", self.inner.version, shapes.join(", "))
+        format!(
+            "Weights(version={:?}, nets=[{}])",
+            self.inner.version,
+            shapes.join(", ")
+        )
     }
 }

@@ -48,7 +48,11 @@ impl PyMove {
 #[pymethods]
 impl PyMove {
     fn __repr__(&self) -> String {
-        format!("Move({:?}, result={})", self.gnubg_notation, self.result.inner.position_id())
+        format!(
+            "Move({:?}, result={})",
+            self.gnubg_notation,
+            self.result.inner.position_id()
+        )
     }
 }
 
@@ -62,27 +66,41 @@ impl PyPosition {
     /// another ``Position``; raises ``ValueError`` if it breaks the rules.
     #[new]
     fn new(value: &Bound<'_, PyAny>) -> PyResult<PyPosition> {
-        guard(|| Ok(PyPosition { inner: convert::one_position(value)? }))
+        guard(|| {
+            Ok(PyPosition {
+                inner: convert::one_position(value)?,
+            })
+        })
     }
 
     /// The position of a gnubg Position ID (14 characters); ``ValueError`` naming the
     /// ID if it is not one.
     #[staticmethod]
     fn from_id(id: &str) -> PyResult<PyPosition> {
-        guard(|| Ok(PyPosition { inner: Position::from_id(id).map_err(value_error)? }))
+        guard(|| {
+            Ok(PyPosition {
+                inner: Position::from_id(id).map_err(value_error)?,
+            })
+        })
     }
 
     /// The position of an XGID (with or without ``XGID=``), the player whose turn it
     /// is on roll.
     #[staticmethod]
     fn from_xgid(xgid: &str) -> PyResult<PyPosition> {
-        guard(|| Ok(PyPosition { inner: Xgid::parse(xgid).map_err(value_error)?.position }))
+        guard(|| {
+            Ok(PyPosition {
+                inner: Xgid::parse(xgid).map_err(value_error)?.position,
+            })
+        })
     }
 
     /// The standard starting position.
     #[staticmethod]
     fn start() -> PyPosition {
-        PyPosition { inner: board::Variant::Backgammon.start() }
+        PyPosition {
+            inner: board::Variant::Backgammon.start(),
+        }
     }
 
     /// The gnubg Position ID.
@@ -96,7 +114,10 @@ impl PyPosition {
     fn xgid(&self) -> String {
         Xgid {
             position: self.inner,
-            state: MatchState { on_roll: 1, ..MatchState::default() },
+            state: MatchState {
+                on_roll: 1,
+                ..MatchState::default()
+            },
             beaver: false,
             max_cube: 10,
         }
@@ -114,18 +135,30 @@ impl PyPosition {
     /// Pip counts ``(on roll, not on roll)``.
     #[getter]
     fn pips(&self) -> (u32, u32) {
-        (self.inner.pips(board::Player::OnRoll), self.inner.pips(board::Player::Opponent))
+        (
+            self.inner.pips(board::Player::OnRoll),
+            self.inner.pips(board::Player::Opponent),
+        )
     }
 
     /// The same board with the other side on roll.
     fn swapped(&self) -> PyPosition {
-        PyPosition { inner: self.inner.swapped() }
+        PyPosition {
+            inner: self.inner.swapped(),
+        }
     }
 
     /// The legal moves for a roll, in gnubg's order, one per distinct resulting
     /// position (empty when no move is legal).
     fn legal_moves(&self, die1: u8, die2: u8) -> PyResult<Vec<PyMove>> {
-        guard(|| Ok(self.inner.legal_moves(dice(die1, die2)?).iter().map(PyMove::of).collect()))
+        guard(|| {
+            Ok(self
+                .inner
+                .legal_moves(dice(die1, die2)?)
+                .iter()
+                .map(PyMove::of)
+                .collect())
+        })
     }
 
     fn __repr__(&self) -> String {
@@ -147,5 +180,10 @@ pub fn boards<'py>(py: Python<'py>, positions: &Bound<'py, PyAny>) -> PyResult<B
 /// Position IDs of a batch (a ``(n, 2, 25)`` uint8 array or a list of positions).
 #[pyfunction]
 pub fn position_ids(positions: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
-    guard(|| Ok(convert::positions(positions)?.iter().map(Position::position_id).collect()))
+    guard(|| {
+        Ok(convert::positions(positions)?
+            .iter()
+            .map(Position::position_id)
+            .collect())
+    })
 }

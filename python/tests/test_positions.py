@@ -80,6 +80,7 @@ def test_a_bad_id_raises_value_error_naming_it(bad, needle):
 
 def test_bad_boards_dice_and_xgids_raise_value_error():
     b = bgkit.Position.start().board
+    b[0, 5] -= 1
     b[0, 0] = 1  # on the on-roll side's 24 point, which it holds
     with pytest.raises(ValueError, match="same point"):
         bgkit.Position(b)
