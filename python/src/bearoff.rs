@@ -34,6 +34,9 @@ fn open(path: &PathBuf) -> PyResult<BearoffDb> {
     BearoffDb::open(path).map_err(file_error)
 }
 
+/// Two float32 arrays (bear-off and gammon distributions).
+type Pair<'py> = (Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<f32>>);
+
 /// One side's checkers: a sequence of up to 25 counts, index ``i`` = point ``i + 1``
 /// counted from that side's ace point.
 fn side(v: Vec<u8>) -> PyResult<[u8; 25]> {
@@ -83,11 +86,7 @@ impl PyOneSided {
     /// The side's distributions as gnubg reads them: ``(bearoff, gammon)``, two
     /// ``(32,)`` float32 arrays, the probability of bearing off all checkers
     /// (``gammon``: the first checker) in exactly ``n`` rolls.
-    fn distribution<'py>(
-        &self,
-        py: Python<'py>,
-        side: Vec<u8>,
-    ) -> PyResult<(Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<f32>>)> {
+    fn distribution<'py>(&self, py: Python<'py>, side: Vec<u8>) -> PyResult<Pair<'py>> {
         guard(|| {
             let i = self.inner.index_of(&self::side(side)?).map_err(lookup_error)?;
             let p = self.inner.probabilities(i).map_err(lookup_error)?;

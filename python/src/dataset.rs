@@ -233,7 +233,7 @@ impl PySamples {
     #[getter]
     fn probs<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
         let v: Vec<f32> = self.inner.iter().flat_map(|s| s.probs).collect();
-        Ok(PyArray1::from_vec(py, v).reshape([self.inner.len(), 5])?)
+        PyArray1::from_vec(py, v).reshape([self.inner.len(), 5])
     }
 
     /// ``(n, 5)`` float32 standard errors, or ``None`` unless every sample has them.

@@ -160,7 +160,7 @@ impl PyEvaluator {
             let positions = convert::positions(positions)?;
             let n = positions.len();
             let (probs, _) = detached(py, || self.run(&positions, plies), eval_error)?;
-            Ok(PyArray1::from_vec(py, probs).reshape([n, 5])?)
+            PyArray1::from_vec(py, probs).reshape([n, 5])
         })
     }
 

@@ -90,6 +90,6 @@ pub fn inputs<'py>(
         let kind = Kind::parse(net)?;
         let positions = convert::positions(positions)?;
         let v = py.detach(|| encode(&positions, kind, fixed_pip_loss));
-        Ok(PyArray1::from_vec(py, v).reshape([positions.len(), kind.width()])?)
+        PyArray1::from_vec(py, v).reshape([positions.len(), kind.width()])
     })
 }

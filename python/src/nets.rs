@@ -21,7 +21,7 @@ pub struct PyNet {
 }
 
 fn floats<'py>(py: Python<'py>, v: &[f32], shape: [usize; 2]) -> PyResult<Bound<'py, PyArray2<f32>>> {
-    Ok(PyArray1::from_slice(py, v).reshape(shape)?)
+    PyArray1::from_slice(py, v).reshape(shape)
 }
 
 #[pymethods]

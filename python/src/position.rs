@@ -129,7 +129,7 @@ impl PyPosition {
     fn board<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<u8>>> {
         let b: Bound<'py, PyArray3<u8>> = convert::to_boards(py, &[self.inner]);
         use numpy::PyArrayMethods;
-        Ok(b.reshape([2, 25])?)
+        b.reshape([2, 25])
     }
 
     /// Pip counts ``(on roll, not on roll)``.
