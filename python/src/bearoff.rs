@@ -7,8 +7,8 @@ use gen_bearoff::{BearoffDb, BearoffError, OneSidedDb, TwoSidedDb};
 use numpy::PyArray1;
 use pyo3::prelude::*;
 
-use crate::convert;
 use crate::errors::{file_error, guard, value_error};
+use crate::position as convert;
 
 /// A one-sided bearoff database (``gnubg_os0.bd`` or one ``gen-bearoff`` wrote), mapped.
 #[pyclass(name = "OneSidedDb", module = "bgkit", frozen)]

@@ -13,9 +13,9 @@ use numpy::{Element, PyArray, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArra
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::convert;
 use crate::errors::{file_error, guard, value_error};
 use crate::inputs::{self, Kind};
+use crate::position as convert;
 
 /// Labelled positions, by index.
 pub trait Source: Send + Sync {

@@ -13,9 +13,9 @@ use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
 use rayon::prelude::*;
 
-use crate::convert;
 use crate::errors::{detached, file_error, guard, value_error};
 use crate::nets::PyWeights;
+use crate::position as convert;
 use crate::position::{dice, PyMove};
 
 /// Positions per `evaluate_all` call in a batch, as `evaluator bench` times it.
@@ -157,7 +157,7 @@ impl PyEvaluator {
         plies: u32,
     ) -> PyResult<Bound<'py, PyArray2<f32>>> {
         guard(|| {
-            let positions = convert::positions(positions)?;
+            let positions = convert::positions_of(positions)?;
             let n = positions.len();
             let (probs, _) = detached(py, || self.run(&positions, plies), eval_error)?;
             PyArray1::from_vec(py, probs).reshape([n, 5])
@@ -172,7 +172,7 @@ impl PyEvaluator {
         positions: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyArray1<u8>>> {
         guard(|| {
-            let positions = convert::positions(positions)?;
+            let positions = convert::positions_of(positions)?;
             let c: Vec<u8> = py.detach(|| {
                 positions
                     .par_iter()

@@ -9,8 +9,8 @@ use pyo3::prelude::*;
 use rayon::prelude::*;
 use trainer::encoding::{Encoding, TESAURO_INPUTS};
 
-use crate::convert;
 use crate::errors::{guard, value_error};
+use crate::position as convert;
 
 /// Which encoding: a net class of gnubg's, its pruning nets' base inputs, or Tesauro's.
 #[derive(Clone, Copy)]
@@ -88,7 +88,7 @@ pub fn inputs<'py>(
 ) -> PyResult<Bound<'py, PyArray2<f32>>> {
     guard(|| {
         let kind = Kind::parse(net)?;
-        let positions = convert::positions(positions)?;
+        let positions = convert::positions_of(positions)?;
         let v = py.detach(|| encode(&positions, kind, fixed_pip_loss));
         PyArray1::from_vec(py, v).reshape([positions.len(), kind.width()])
     })

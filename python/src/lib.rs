@@ -2,7 +2,8 @@
 //! ``bgkit``) that is a thin layer over the Rust crates, with no rules of its own.
 //! It owns only the conversions between Python/NumPy values and the crates' types:
 //!
-//! * [`position`]: positions, Position IDs, XGIDs, legal moves (board);
+//! * [`position`]: positions, Position IDs, XGIDs, legal moves (board), and the
+//!   conversions of positions given from Python;
 //! * [`evaluate`]: the evaluator, batch evaluation without the GIL, best moves
 //!   (evaluator);
 //! * [`inputs`]: gnubg's input encodings for a batch (evaluator, trainer);
@@ -10,13 +11,11 @@
 //!   shuffled mini-batches (datasets, trainer);
 //! * [`nets`]: nets from NumPy arrays and weights files (evaluator);
 //! * [`bearoff`]: one- and two-sided database lookups (gen-bearoff);
-//! * [`errors`] and [`convert`]: exceptions (no panic crosses into Python) and the
-//!   shared argument conversions.
+//! * [`errors`]: exceptions (no panic crosses into Python).
 
 use pyo3::prelude::*;
 
 mod bearoff;
-mod convert;
 mod dataset;
 mod errors;
 mod evaluate;
