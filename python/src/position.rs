@@ -8,6 +8,7 @@ use numpy::ndarray::Array3;
 use numpy::{IntoPyArray, PyArray2, PyArray3, PyReadonlyArray2, PyReadonlyArray3, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
+use rayon::prelude::*;
 
 use crate::errors::{guard, value_error};
 
@@ -248,29 +249,34 @@ pub fn positions_of_boards(a: &PyReadonlyArray3<u8>) -> PyResult<Vec<Position>> 
             a.shape()
         )));
     }
-    let v = a.as_array();
-    let mut out = Vec::with_capacity(v.shape()[0]);
-    let mut row = [0u8; 50];
-    for (i, b) in v.outer_iter().enumerate() {
-        for (d, s) in row.iter_mut().zip(b.iter()) {
-            *d = *s;
-        }
-        let pos = Position::from_slices(&row[..25], &row[25..])
-            .map_err(|e| value_error(format!("board {i}: {e}")))?;
-        out.push(pos);
-    }
-    Ok(out)
+    // One copy of the bytes while the GIL is held (Python may change the array
+    // afterwards), then the positions checked on all cores without it.
+    let raw: Vec<u8> = match a.as_slice() {
+        Ok(s) => s.to_vec(),
+        Err(_) => a.as_array().iter().copied().collect(),
+    };
+    a.py()
+        .detach(|| {
+            raw.par_chunks(50)
+                .with_min_len(256)
+                .enumerate()
+                .map(|(i, r)| {
+                    Position::from_slices(&r[..25], &r[25..]).map_err(|e| format!("board {i}: {e}"))
+                })
+                .collect::<Result<Vec<Position>, String>>()
+        })
+        .map_err(value_error)
 }
 
 /// Boards of positions as a `(n, 2, 25)` uint8 array.
 pub fn to_boards<'py>(py: Python<'py>, positions: &[Position]) -> Bound<'py, PyArray3<u8>> {
-    let mut a = Array3::<u8>::zeros((positions.len(), 2, 25));
-    for (mut b, p) in a.outer_iter_mut().zip(positions) {
-        for (s, side) in p.sides().iter().enumerate() {
-            for (k, &c) in side.iter().enumerate() {
-                b[[s, k]] = c;
-            }
+    let mut raw = Vec::with_capacity(positions.len() * 50);
+    for p in positions {
+        for side in p.sides() {
+            raw.extend_from_slice(side);
         }
     }
-    a.into_pyarray(py)
+    Array3::from_shape_vec((positions.len(), 2, 25), raw)
+        .expect("50 bytes a position")
+        .into_pyarray(py)
 }
