@@ -144,11 +144,13 @@ impl PyNet {
         PyArray1::from_slice(py, &self.inner.output_thresholds)
     }
 
+    /// The hidden layer's slope (0.1 in gnubg's nets).
     #[getter]
     fn beta_hidden(&self) -> f32 {
         self.inner.beta_hidden
     }
 
+    /// The output layer's slope (1.0 in gnubg's nets).
     #[getter]
     fn beta_output(&self) -> f32 {
         self.inner.beta_output
