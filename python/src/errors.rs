@@ -1,0 +1,56 @@
+//! How Rust errors and panics become Python exceptions: a bad value (an ID, a board,
+//! dice, an array of the wrong shape) raises `ValueError`, a file that is missing,
+//! unreadable or damaged raises `bgkit.FileError` (a subclass of `OSError`), each with
+//! the Rust message, which names the ID or the file. A panic never crosses into Python:
+//! every entry point runs under [`guard`], which turns one into `RuntimeError`.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+
+pyo3::create_exception!(
+    bgkit,
+    FileError,
+    pyo3::exceptions::PyOSError,
+    "A file is missing, unreadable or damaged; the message names it and says what is wrong."
+);
+
+/// `ValueError` with the error's message.
+pub fn value_error(e: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+/// `bgkit.FileError` with the error's message.
+pub fn file_error(e: impl std::fmt::Display) -> PyErr {
+    FileError::new_err(e.to_string())
+}
+
+/// Runs `f`, turning a panic into `RuntimeError` (it would be a bug in bgkit).
+pub fn guard<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(r) => r,
+        Err(payload) => {
+            let msg = payload
+                .downcast_ref::<String>()
+                .map(String::as_str)
+                .or_else(|| payload.downcast_ref::<&str>().copied())
+                .unwrap_or("unknown panic");
+            Err(PyRuntimeError::new_err(format!("bgkit internal error: {msg}")))
+        }
+    }
+}
+
+/// [`guard`] for work run without the GIL: `f` returns a plain `Result` whose error is
+/// made into a Python exception by `to_py` once the GIL is held again.
+pub fn detached<T: Send, E: Send>(
+    py: Python<'_>,
+    f: impl FnOnce() -> Result<T, E> + Send,
+    to_py: impl FnOnce(E) -> PyErr,
+) -> PyResult<T> {
+    let out = py.detach(|| catch_unwind(AssertUnwindSafe(f)));
+    match out {
+        Ok(r) => r.map_err(to_py),
+        Err(payload) => guard(|| std::panic::resume_unwind(payload)),
+    }
+}

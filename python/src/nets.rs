@@ -1,0 +1,334 @@
+//! Nets from NumPy arrays and gnubg weights files (evaluator crate's `weights`): build
+//! a net from a PyTorch model's arrays and write it as ``.wd``/``.weights``, which
+//! ``trainer duel``, ``datasets rollout`` and gnubg load.
+
+use std::path::PathBuf;
+
+use evaluator::weights::{Net, Weights, WeightsFormat, NET_INPUTS, NET_NAMES};
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
+use pyo3::prelude::*;
+
+use crate::errors::{file_error, guard, value_error};
+
+/// One net with one hidden layer, as gnubg computes it:
+/// ``hidden = 1 / (1 + exp(-beta_hidden * (x @ hidden_weights + hidden_bias)))`` and
+/// ``out = 1 / (1 + exp(-beta_output * (output_weights @ hidden + output_bias)))``.
+/// gnubg's nets have ``beta_hidden = 0.1``, ``beta_output = 1`` and 5 outputs.
+#[pyclass(name = "Net", module = "bgkit", frozen)]
+#[derive(Clone)]
+pub struct PyNet {
+    pub inner: Net,
+}
+
+fn floats<'py>(py: Python<'py>, v: &[f32], shape: [usize; 2]) -> PyResult<Bound<'py, PyArray2<f32>>> {
+    PyArray1::from_slice(py, v).reshape(shape)
+}
+
+#[pymethods]
+impl PyNet {
+    /// A net from arrays: ``hidden_weights`` ``(inputs, hidden)`` (a PyTorch
+    /// ``Linear(inputs, hidden).weight`` transposed), ``hidden_bias`` ``(hidden,)``,
+    /// ``output_weights`` ``(outputs, hidden)`` (PyTorch's layout), ``output_bias``
+    /// ``(outputs,)``; float32. ``ValueError`` if the shapes disagree or a value is
+    /// not finite.
+    #[new]
+    #[pyo3(signature = (hidden_weights, hidden_bias, output_weights, output_bias, beta_hidden=0.1, beta_output=1.0))]
+    fn new(
+        hidden_weights: PyReadonlyArray2<f32>,
+        hidden_bias: PyReadonlyArray1<f32>,
+        output_weights: PyReadonlyArray2<f32>,
+        output_bias: PyReadonlyArray1<f32>,
+        beta_hidden: f32,
+        beta_output: f32,
+    ) -> PyResult<PyNet> {
+        guard(|| {
+            let hw = hidden_weights.as_array();
+            let ow = output_weights.as_array();
+            let (inputs, hidden) = (hw.shape()[0], hw.shape()[1]);
+            let outputs = ow.shape()[0];
+            let want = |what: &str, got: &[usize], want: &[usize]| -> PyResult<()> {
+                if got == want {
+                    Ok(())
+                } else {
+                    Err(value_error(format!(
+                        "{what} has shape {got:?}, expected {want:?}"
+                    )))
+                }
+            };
+            if inputs == 0 || hidden == 0 || outputs == 0 {
+                return Err(value_error(format!(
+                    "a net needs inputs, hidden units and outputs (hidden_weights {:?}, output_weights {:?})",
+                    hw.shape(),
+                    ow.shape()
+                )));
+            }
+            want("hidden_bias", hidden_bias.shape(), &[hidden])?;
+            want("output_weights", ow.shape(), &[outputs, hidden])?;
+            want("output_bias", output_bias.shape(), &[outputs])?;
+            let mut net = Net::zeros(inputs, hidden, outputs);
+            // The training counter as gnubg writes it in its binary files.
+            net.trained = 1;
+            net.beta_hidden = beta_hidden;
+            net.beta_output = beta_output;
+            for (d, s) in net.hidden_weights.iter_mut().zip(hw.iter()) {
+                *d = *s;
+            }
+            for (d, s) in net.output_weights.iter_mut().zip(ow.iter()) {
+                *d = *s;
+            }
+            for (d, s) in net
+                .hidden_thresholds
+                .iter_mut()
+                .zip(hidden_bias.as_array().iter())
+            {
+                *d = *s;
+            }
+            for (d, s) in net
+                .output_thresholds
+                .iter_mut()
+                .zip(output_bias.as_array().iter())
+            {
+                *d = *s;
+            }
+            let all = [
+                &net.hidden_weights,
+                &net.output_weights,
+                &net.hidden_thresholds,
+                &net.output_thresholds,
+            ];
+            if all.iter().any(|a| a.iter().any(|x| !x.is_finite()))
+                || !beta_hidden.is_finite()
+                || !beta_output.is_finite()
+            {
+                return Err(value_error("a net's weights and slopes must be finite numbers"));
+            }
+            Ok(PyNet { inner: net })
+        })
+    }
+
+    /// ``(inputs, hidden, outputs)``.
+    #[getter]
+    fn shape(&self) -> (usize, usize, usize) {
+        (self.inner.inputs, self.inner.hidden, self.inner.outputs)
+    }
+
+    /// A copy of the input-to-hidden weights, ``(inputs, hidden)``.
+    #[getter]
+    fn hidden_weights<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        floats(
+            py,
+            &self.inner.hidden_weights,
+            [self.inner.inputs, self.inner.hidden],
+        )
+    }
+
+    /// A copy of the hidden thresholds, ``(hidden,)``.
+    #[getter]
+    fn hidden_bias<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f32>> {
+        PyArray1::from_slice(py, &self.inner.hidden_thresholds)
+    }
+
+    /// A copy of the hidden-to-output weights, ``(outputs, hidden)``.
+    #[getter]
+    fn output_weights<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        floats(
+            py,
+            &self.inner.output_weights,
+            [self.inner.outputs, self.inner.hidden],
+        )
+    }
+
+    /// A copy of the output thresholds, ``(outputs,)``.
+    #[getter]
+    fn output_bias<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f32>> {
+        PyArray1::from_slice(py, &self.inner.output_thresholds)
+    }
+
+    /// The hidden layer's slope (0.1 in gnubg's nets).
+    #[getter]
+    fn beta_hidden(&self) -> f32 {
+        self.inner.beta_hidden
+    }
+
+    /// The output layer's slope (1.0 in gnubg's nets).
+    #[getter]
+    fn beta_output(&self) -> f32 {
+        self.inner.beta_output
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Net({}-{}-{})",
+            self.inner.inputs, self.inner.hidden, self.inner.outputs
+        )
+    }
+}
+
+/// A weights file's nets: gnubg's six (contact, race, crashed, then the pruning nets
+/// for contact, crashed and race, with 250, 214, 250, 200, 200, 200 inputs) or any
+/// other number as bgkit's trainer writes for its own encodings.
+#[pyclass(name = "Weights", module = "bgkit", frozen)]
+pub struct PyWeights {
+    pub inner: Weights,
+}
+
+fn check(nets: &[Net]) -> PyResult<()> {
+    if nets.is_empty() {
+        return Err(value_error("a weights file holds at least one net"));
+    }
+    if nets.len() == NET_INPUTS.len() {
+        for (k, (n, want)) in nets.iter().zip(NET_INPUTS).enumerate() {
+            if n.inputs != want || n.outputs != 5 {
+                return Err(value_error(format!(
+                    "net {k} ({}) is {}-{}-{}; gnubg's has {want} inputs and 5 outputs",
+                    NET_NAMES[k], n.inputs, n.hidden, n.outputs
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn net_index(name: &Bound<'_, PyAny>, count: usize) -> PyResult<usize> {
+    let k = if let Ok(k) = name.extract::<usize>() {
+        k
+    } else {
+        let s: String = name.extract()?;
+        NET_NAMES.iter().position(|n| *n == s).ok_or_else(|| {
+            value_error(format!(
+                "unknown net '{s}' (expected one of {})",
+                NET_NAMES.join(", ")
+            ))
+        })?
+    };
+    if k >= count {
+        return Err(value_error(format!("net {k}: the weights hold {count} nets")));
+    }
+    Ok(k)
+}
+
+#[pymethods]
+impl PyWeights {
+    /// Weights from a list of :class:`Net` (gnubg's six in gnubg's order, checked for
+    /// gnubg's input counts) and a version: ``"1.00"`` loads in Debian's gnubg 1.07
+    /// and keeps its PIPLOSS input; ``"1.01"`` selects the fixed PIPLOSS rule.
+    #[new]
+    #[pyo3(signature = (nets, version="1.00"))]
+    fn new(nets: Vec<PyRef<'_, PyNet>>, version: &str) -> PyResult<PyWeights> {
+        guard(|| {
+            let nets: Vec<Net> = nets.iter().map(|n| n.inner.clone()).collect();
+            check(&nets)?;
+            if version
+                .trim()
+                .parse::<f32>()
+                .map_or(true, |v| !(0.0..1000.0).contains(&v))
+            {
+                return Err(value_error(format!(
+                    "version '{version}' is not a number such as 1.00"
+                )));
+            }
+            Ok(PyWeights {
+                inner: Weights {
+                    version: version.trim().to_string(),
+                    nets,
+                },
+            })
+        })
+    }
+
+    /// Reads a weights file, text (``.weights``) or binary (``.wd``), told apart by its
+    /// first bytes; nets of any shape are accepted. ``bgkit.FileError`` naming the file
+    /// if it is missing or damaged.
+    #[staticmethod]
+    fn load(path: PathBuf) -> PyResult<PyWeights> {
+        guard(|| {
+            Ok(PyWeights {
+                inner: Weights::load_any(&path).map_err(file_error)?,
+            })
+        })
+    }
+
+    /// The version text.
+    #[getter]
+    fn version(&self) -> String {
+        self.inner.version.clone()
+    }
+
+    /// Copies of the nets, in file order.
+    #[getter]
+    fn nets(&self) -> Vec<PyNet> {
+        self.inner
+            .nets
+            .iter()
+            .map(|n| PyNet { inner: n.clone() })
+            .collect()
+    }
+
+    /// Net ``key``: an index or a name (``"contact"``, ``"race"``, ``"crashed"``,
+    /// ``"prune contact"``, ``"prune crashed"``, ``"prune race"``).
+    fn net(&self, key: &Bound<'_, PyAny>) -> PyResult<PyNet> {
+        guard(|| {
+            Ok(PyNet {
+                inner: self.inner.nets[net_index(key, self.inner.nets.len())?].clone(),
+            })
+        })
+    }
+
+    /// New weights with net ``key`` (index or name) replaced by ``net``, e.g. a
+    /// PyTorch-trained contact net in gnubg's weights.
+    fn replace(&self, key: &Bound<'_, PyAny>, net: PyRef<'_, PyNet>) -> PyResult<PyWeights> {
+        guard(|| {
+            let mut w = self.inner.clone();
+            let k = net_index(key, w.nets.len())?;
+            w.nets[k] = net.inner.clone();
+            check(&w.nets)?;
+            Ok(PyWeights { inner: w })
+        })
+    }
+
+    /// Writes the weights: binary for ``.wd``, text for ``.weights`` (or
+    /// ``format="binary"``/``"text"``), through a temporary file renamed into place.
+    /// An existing file is kept (``bgkit.FileError``) unless ``force=True``.
+    #[pyo3(signature = (path, format=None, force=false))]
+    fn save(&self, py: Python<'_>, path: PathBuf, format: Option<&str>, force: bool) -> PyResult<()> {
+        guard(|| {
+            let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+            let format = match (format, ext) {
+                (Some("binary"), _) | (None, "wd") => WeightsFormat::Binary,
+                (Some("text"), _) | (None, "weights") => WeightsFormat::Text,
+                (Some(f), _) => return Err(value_error(format!("unknown format '{f}' (binary or text)"))),
+                (None, _) => {
+                    return Err(value_error(format!(
+                        "cannot tell the format of {} from its extension (.wd or .weights); give format=",
+                        path.display()
+                    )))
+                }
+            };
+            if !force && path.exists() {
+                return Err(file_error(format!(
+                    "{}: exists; give force=True to replace it",
+                    path.display()
+                )));
+            }
+            py.detach(|| self.inner.save(&path, format)).map_err(file_error)
+        })
+    }
+
+    fn __len__(&self) -> usize {
+        self.inner.nets.len()
+    }
+
+    fn __repr__(&self) -> String {
+        let shapes: Vec<String> = self
+            .inner
+            .nets
+            .iter()
+            .map(|n| format!("{}-{}-{}", n.inputs, n.hidden, n.outputs))
+            .collect();
+        format!(
+            "Weights(version={:?}, nets=[{}])",
+            self.inner.version,
+            shapes.join(", ")
+        )
+    }
+}

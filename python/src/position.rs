@@ -1,0 +1,282 @@
+//! Positions, their identifiers and legal moves (board crate), and how positions are
+//! given from Python: Position IDs, `Position` objects and NumPy boards of shape
+//! `(n, 2, 25)` (gnubg's layout: `[i, 0]` the side not on roll, `[i, 1]` the side on
+//! roll, each counted from its own ace point, index 24 its bar).
+
+use board::{Dice, MatchState, Position, Xgid};
+use numpy::ndarray::Array3;
+use numpy::{IntoPyArray, PyArray2, PyArray3, PyReadonlyArray2, PyReadonlyArray3, PyUntypedArrayMethods};
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyString, PyTuple};
+use rayon::prelude::*;
+
+use crate::errors::{guard, value_error};
+
+/// A backgammon position in gnubg's layout: ``board[1]`` is the side on roll,
+/// ``board[0]`` the side not on roll, each a 25-slot array counted from that side's
+/// own ace point (index 24: its bar). Immutable and hashable.
+#[pyclass(name = "Position", module = "bgkit", frozen, eq, hash)]
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct PyPosition {
+    pub inner: Position,
+}
+
+/// One legal move: its notation and the position right after it, still from the
+/// mover's side (call ``result.swapped()`` to give the opponent the roll).
+#[pyclass(name = "Move", module = "bgkit", frozen)]
+pub struct PyMove {
+    /// Standard notation, e.g. ``"24/18 13/11"``.
+    #[pyo3(get)]
+    pub notation: String,
+    /// gnubg's notation, e.g. ``"24/18 13/11"`` or ``"24/18(2) 13/7(2)"``.
+    #[pyo3(get)]
+    pub gnubg_notation: String,
+    /// The position right after the move, mover still in ``board[1]``.
+    #[pyo3(get)]
+    pub result: PyPosition,
+    /// How many opposing checkers the move hits.
+    #[pyo3(get)]
+    pub hits: usize,
+}
+
+impl PyMove {
+    pub fn of(m: &board::Move) -> PyMove {
+        PyMove {
+            notation: m.notation(),
+            gnubg_notation: m.gnubg_notation(),
+            result: PyPosition { inner: m.result },
+            hits: m.hits(),
+        }
+    }
+}
+
+#[pymethods]
+impl PyMove {
+    fn __repr__(&self) -> String {
+        format!(
+            "Move({:?}, result={})",
+            self.gnubg_notation,
+            self.result.inner.position_id()
+        )
+    }
+}
+
+pub fn dice(d1: u8, d2: u8) -> PyResult<Dice> {
+    Dice::new(d1, d2).map_err(value_error)
+}
+
+#[pymethods]
+impl PyPosition {
+    /// A position from a ``(2, 25)`` board (``board[1]`` on roll), a Position ID, or
+    /// another ``Position``; raises ``ValueError`` if it breaks the rules.
+    #[new]
+    fn new(value: &Bound<'_, PyAny>) -> PyResult<PyPosition> {
+        guard(|| {
+            Ok(PyPosition {
+                inner: one_position(value)?,
+            })
+        })
+    }
+
+    /// The position of a gnubg Position ID (14 characters); ``ValueError`` naming the
+    /// ID if it is not one.
+    #[staticmethod]
+    fn from_id(id: &str) -> PyResult<PyPosition> {
+        guard(|| {
+            Ok(PyPosition {
+                inner: Position::from_id(id).map_err(value_error)?,
+            })
+        })
+    }
+
+    /// The position of an XGID (with or without ``XGID=``), the player whose turn it
+    /// is on roll.
+    #[staticmethod]
+    fn from_xgid(xgid: &str) -> PyResult<PyPosition> {
+        guard(|| {
+            Ok(PyPosition {
+                inner: Xgid::parse(xgid).map_err(value_error)?.position,
+            })
+        })
+    }
+
+    /// The standard starting position.
+    #[staticmethod]
+    fn start() -> PyPosition {
+        PyPosition {
+            inner: board::Variant::Backgammon.start(),
+        }
+    }
+
+    /// The gnubg Position ID.
+    #[getter]
+    fn position_id(&self) -> String {
+        self.inner.position_id()
+    }
+
+    /// The XGID of this position in a money game, cube centred at 1, no dice rolled,
+    /// the side on roll as XG's player 1 (upper case, turn 1).
+    fn xgid(&self) -> String {
+        Xgid {
+            position: self.inner,
+            state: MatchState {
+                on_roll: 1,
+                ..MatchState::default()
+            },
+            beaver: false,
+            max_cube: 10,
+        }
+        .to_xgid()
+    }
+
+    /// The board as a new ``(2, 25)`` uint8 array (``[1]`` on roll).
+    #[getter]
+    fn board<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<u8>>> {
+        let b: Bound<'py, PyArray3<u8>> = to_boards(py, &[self.inner]);
+        use numpy::PyArrayMethods;
+        b.reshape([2, 25])
+    }
+
+    /// Pip counts ``(on roll, not on roll)``.
+    #[getter]
+    fn pips(&self) -> (u32, u32) {
+        (
+            self.inner.pips(board::Player::OnRoll),
+            self.inner.pips(board::Player::Opponent),
+        )
+    }
+
+    /// The same board with the other side on roll.
+    fn swapped(&self) -> PyPosition {
+        PyPosition {
+            inner: self.inner.swapped(),
+        }
+    }
+
+    /// The legal moves for a roll, in gnubg's order, one per distinct resulting
+    /// position (empty when no move is legal).
+    fn legal_moves(&self, die1: u8, die2: u8) -> PyResult<Vec<PyMove>> {
+        guard(|| {
+            Ok(self
+                .inner
+                .legal_moves(dice(die1, die2)?)
+                .iter()
+                .map(PyMove::of)
+                .collect())
+        })
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Position('{}')", self.inner.position_id())
+    }
+
+    /// The board drawn as text (as ``evaluator eval`` shows it).
+    fn __str__(&self) -> String {
+        board::render(&self.inner, board::Variant::Backgammon)
+    }
+}
+
+/// Boards of Position IDs (or ``Position``s) as a ``(n, 2, 25)`` uint8 array.
+#[pyfunction]
+pub fn boards<'py>(py: Python<'py>, positions: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyArray3<u8>>> {
+    guard(|| Ok(to_boards(py, &positions_of(positions)?)))
+}
+
+/// Position IDs of a batch (a ``(n, 2, 25)`` uint8 array or a list of positions).
+#[pyfunction]
+pub fn position_ids(positions: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    guard(|| {
+        Ok(positions_of(positions)?
+            .iter()
+            .map(Position::position_id)
+            .collect())
+    })
+}
+
+/// One position given as an ID, a `Position` or a `(2, 25)` board.
+pub fn one_position(obj: &Bound<'_, PyAny>) -> PyResult<Position> {
+    if let Ok(p) = obj.cast::<PyPosition>() {
+        return Ok(p.get().inner);
+    }
+    if let Ok(s) = obj.cast::<PyString>() {
+        return Position::from_id(&s.to_cow()?).map_err(value_error);
+    }
+    if let Ok(a) = obj.extract::<PyReadonlyArray2<u8>>() {
+        let v = a.as_array();
+        if v.shape() != [2, 25] {
+            return Err(value_error(format!(
+                "a board has shape (2, 25), got {:?}",
+                v.shape()
+            )));
+        }
+        let row: Vec<u8> = v.iter().copied().collect();
+        return Position::from_slices(&row[..25], &row[25..]).map_err(value_error);
+    }
+    Err(value_error(format!(
+        "a position is a Position ID (str), a bgkit.Position or a (2, 25) uint8 board, got {}",
+        obj.get_type().name()?
+    )))
+}
+
+/// A batch given as a `(n, 2, 25)` uint8 array, or a list/tuple of IDs, `Position`s or
+/// boards. A bad entry raises `ValueError` naming it and its index.
+pub fn positions_of(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Position>> {
+    if let Ok(a) = obj.extract::<PyReadonlyArray3<u8>>() {
+        return positions_of_boards(&a);
+    }
+    if obj.is_instance_of::<PyString>() || obj.cast::<PyPosition>().is_ok() {
+        return Ok(vec![one_position(obj)?]);
+    }
+    if obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>() {
+        let mut out = Vec::with_capacity(obj.len()?);
+        for (i, item) in obj.try_iter()?.enumerate() {
+            let item = item?;
+            out.push(one_position(&item).map_err(|e| value_error(format!("position {i}: {e}")))?);
+        }
+        return Ok(out);
+    }
+    Err(value_error(format!(
+        "positions are a (n, 2, 25) uint8 array or a list of Position IDs, Positions or boards, got {}",
+        obj.get_type().name()?
+    )))
+}
+
+/// The positions of a `(n, 2, 25)` board array, each validated.
+pub fn positions_of_boards(a: &PyReadonlyArray3<u8>) -> PyResult<Vec<Position>> {
+    if a.shape()[1..] != [2, 25] {
+        return Err(value_error(format!(
+            "boards have shape (n, 2, 25), got {:?}",
+            a.shape()
+        )));
+    }
+    // One copy of the bytes while the GIL is held (Python may change the array
+    // afterwards), then the positions checked on all cores without it.
+    let raw: Vec<u8> = match a.as_slice() {
+        Ok(s) => s.to_vec(),
+        Err(_) => a.as_array().iter().copied().collect(),
+    };
+    a.py()
+        .detach(|| {
+            raw.par_chunks(50)
+                .with_min_len(256)
+                .enumerate()
+                .map(|(i, r)| {
+                    Position::from_slices(&r[..25], &r[25..]).map_err(|e| format!("board {i}: {e}"))
+                })
+                .collect::<Result<Vec<Position>, String>>()
+        })
+        .map_err(value_error)
+}
+
+/// Boards of positions as a `(n, 2, 25)` uint8 array.
+pub fn to_boards<'py>(py: Python<'py>, positions: &[Position]) -> Bound<'py, PyArray3<u8>> {
+    let mut raw = Vec::with_capacity(positions.len() * 50);
+    for p in positions {
+        for side in p.sides() {
+            raw.extend_from_slice(side);
+        }
+    }
+    Array3::from_shape_vec((positions.len(), 2, 25), raw)
+        .expect("50 bytes a position")
+        .into_pyarray(py)
+}

@@ -1,0 +1,71 @@
+"""Shared paths and helpers of the pytest suite: gnubg's files, the repository's
+oracle data (testdata/, recorded by gnubg itself) and the command-line tools.
+
+Tests that need gnubg's files or the tools skip when these are missing, and fail
+instead when BGKIT_REQUIRE_GNUBG=1 (as CI sets it), like the Rust tests.
+"""
+
+import csv
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+TESTDATA = REPO / "testdata"
+WD = Path("/usr/lib/gnubg/gnubg.wd")
+OS0 = Path("/usr/share/gnubg/gnubg_os0.bd")
+TS0 = Path("/var/lib/gnubg/gnubg_ts0.bd")
+GNUBG = Path("/usr/games/gnubg")
+BEAROFFDUMP = Path("/usr/games/bearoffdump")
+
+
+def require(*paths):
+    """Skip unless every path exists (fail under BGKIT_REQUIRE_GNUBG=1)."""
+    missing = [str(p) for p in paths if not Path(p).exists()]
+    if missing:
+        msg = "missing: " + ", ".join(missing)
+        if os.environ.get("BGKIT_REQUIRE_GNUBG") == "1":
+            pytest.fail(msg)
+        pytest.skip(msg)
+
+
+def tool(name):
+    """A bgkit command-line tool: $BGKIT_BIN_DIR, else target/release or target/debug
+    of the repository (as `cargo build`/`cargo test` leave them), else PATH."""
+    dirs = [os.environ.get("BGKIT_BIN_DIR")]
+    target = Path(os.environ.get("CARGO_TARGET_DIR", REPO / "target"))
+    dirs += [target / "release", target / "debug"]
+    for d in dirs:
+        if d and (Path(d) / name).is_file():
+            return str(Path(d) / name)
+    found = shutil.which(name)
+    if found:
+        return found
+    require(f"the {name} binary (cargo build --release, or set BGKIT_BIN_DIR)")
+
+
+def rows(name):
+    """The rows of testdata/gnubg/NAME as dicts."""
+    with open(TESTDATA / "gnubg" / name, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def net_tolerance(cls):
+    """gnubg's recorded net values were made on an AMD CPU, where the evaluator gives
+    gnubg's bits (evaluator/README.md); elsewhere `rcpps` differs slightly. Table
+    classes are exact everywhere."""
+    if cls not in (8, 9, 10):
+        return 0.0
+    with open("/proc/cpuinfo") as f:
+        amd = "AuthenticAMD" in f.read()
+    return 1e-5 if amd else 2e-3
+
+
+@pytest.fixture(scope="session")
+def evaluator():
+    import bgkit
+
+    require(WD, OS0, TS0)
+    return bgkit.Evaluator(WD, bearoff_os=OS0, bearoff_ts=TS0)
