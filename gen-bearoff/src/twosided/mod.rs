@@ -12,6 +12,7 @@ mod level_loop;
 pub mod plan;
 pub mod reader;
 pub mod record;
+pub mod sharded;
 mod state;
 mod successors;
 
