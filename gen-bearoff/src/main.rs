@@ -50,7 +50,7 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::OneSided(a) => cmd::one_sided::run(a),
-        Command::TwoSided(a) => cmd::two_sided::run(a),
+        Command::TwoSided(a) => cmd::two_sided_sharded::run(a),
         Command::TwoSidedPlan(a) => cmd::two_sided_sharded::run_plan(a),
         Command::Hyper(a) => cmd::hyper::run(a),
         Command::Dump(a) => cmd::dump::run(a),

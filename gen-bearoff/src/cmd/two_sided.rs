@@ -111,13 +111,10 @@ pub fn size_of(size: Option<&str>, points: Option<u8>, checkers: Option<u8>) -> 
     Ok((p, c))
 }
 
-/// Runs `two-sided`.
+/// Runs `two-sided` without --work (one process).
 pub fn run(args: Args) -> Result<ExitCode> {
     global_threads(args.threads)?;
     let (points, checkers) = size_of(args.size.as_deref(), args.points, args.checkers)?;
-    if args.work.is_some() {
-        return super::two_sided_sharded::run(args, points, checkers);
-    }
     if args.level.is_some() || args.assemble {
         bail!("--level and --assemble belong to a sharded build: give its --work directory");
     }

@@ -74,9 +74,14 @@ pub fn run_plan(args: PlanArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `two-sided --work DIR ...`: one task, or the assembly.
-pub fn run(args: Args, points: u8, checkers: u8) -> Result<ExitCode> {
-    let dir = args.work.clone().expect("called with --work");
+/// Runs `two-sided`: with --work one task or the assembly of a sharded build, else
+/// the one-process build ([`super::two_sided::run`]).
+pub fn run(args: Args) -> Result<ExitCode> {
+    let Some(dir) = args.work.clone() else {
+        return super::two_sided::run(args);
+    };
+    global_threads(args.threads)?;
+    let (points, checkers) = size_of(args.size.as_deref(), args.points, args.checkers)?;
     if args.resume || args.band_size.is_some() || args.stop_after_level.is_some() {
         bail!("--resume, --band-size and --stop-after-level are for one-process builds, not with --work (a rerun task redoes its part)");
     }
@@ -129,7 +134,6 @@ pub fn run(args: Args, points: u8, checkers: u8) -> Result<ExitCode> {
 fn run_assemble(args: &Args, dir: &std::path::Path, plan: &WorkPlan) -> Result<ExitCode> {
     let output = args.output.clone().expect("--assemble requires -o");
     cli_support::outputs::check(&output, &[], args.force)?;
-    global_threads(args.threads)?;
     let start = Instant::now();
     let header = Header {
         kind: Kind::TwoSided(plan.params),
