@@ -314,3 +314,39 @@ pub(super) fn open_level(
     }
     Ok(LevelParts { starts, parts })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn part_names_round_trip_and_others_are_not_parts() {
+        let sh = Shard { k: 2, n: 3 };
+        assert_eq!(part_name(7, sh), "L007-002of003.part");
+        assert_eq!(parse_part_name("L007-002of003.part"), Some((7, sh)));
+        assert_eq!(
+            parse_part_name("L123-1000of1200.part"),
+            Some((123, Shard { k: 1000, n: 1200 }))
+        );
+        for other in [
+            "L007-002of003.part.partial",
+            "plan",
+            "L007-004of003.part",
+            "L7-x.part",
+            "L-1of1.part",
+        ] {
+            assert_eq!(parse_part_name(other), None, "{other}");
+        }
+    }
+
+    #[test]
+    fn checksum_is_fnv1a_over_words() {
+        // FNV-1a 64 of one zero word: offset basis times the prime (independent value:
+        // 0xcbf29ce484222325 * 0x100000001b3 mod 2^64).
+        assert_eq!(checksum(&[0; 8]), 0xaf63_bd4c_8601_b7df);
+        assert_eq!(checksum(&[]), 0xcbf2_9ce4_8422_2325);
+        // A short tail is zero-padded.
+        assert_eq!(checksum(&[0; 3]), checksum(&[0; 8]));
+        assert_ne!(checksum(&[1, 0]), checksum(&[0, 1]));
+    }
+}

@@ -97,3 +97,54 @@ pub(super) fn slice_of(layout: &Layout, s: usize, shard: Shard) -> Slice {
     let first = first.unwrap_or(total);
     Slice { first, end, rows }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::index::PositionIndex;
+
+    #[test]
+    fn shards_split_every_level_into_contiguous_runs_of_whole_rows() {
+        let layout = Layout::new(PositionIndex::new(6, 4).unwrap(), 1);
+        for s in 0..layout.level_records.len() {
+            let total = layout.level_records[s];
+            for n in 1..=7u32 {
+                let mut at = 0;
+                for k in 1..=n {
+                    let slice = slice_of(&layout, s, Shard { k, n });
+                    assert_eq!(
+                        slice.first,
+                        at,
+                        "level {s} shard {k}/{n} starts where {} ended",
+                        k - 1
+                    );
+                    let rows: u64 = slice
+                        .rows
+                        .iter()
+                        .map(|r| ((r.ry1 - r.ry0) * layout.levels.len_of(r.x)) as u64)
+                        .sum();
+                    assert_eq!(slice.end - slice.first, rows, "level {s} shard {k}/{n}");
+                    // About R/N records: never more than one row past the even share.
+                    let widest = (0..=layout.max_pip)
+                        .map(|x| layout.levels.len_of(x) as u64)
+                        .max()
+                        .unwrap();
+                    assert!(
+                        rows <= total / u64::from(n) + widest + 1,
+                        "level {s} shard {k}/{n}"
+                    );
+                    at = slice.end;
+                }
+                assert_eq!(at, total, "level {s} split {n} ways covers it");
+            }
+        }
+    }
+
+    #[test]
+    fn shard_syntax() {
+        assert_eq!("3/8".parse::<Shard>().unwrap(), Shard { k: 3, n: 8 });
+        for bad in ["0/2", "3/2", "1", "a/b", "1/0", "-1/2"] {
+            assert!(bad.parse::<Shard>().is_err(), "{bad}");
+        }
+    }
+}
