@@ -7,4 +7,5 @@ pub mod hyper;
 pub mod json;
 pub mod one_sided;
 pub mod two_sided;
+pub mod two_sided_sharded;
 pub mod verify;

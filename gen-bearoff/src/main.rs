@@ -27,6 +27,8 @@ enum Command {
     OneSided(cmd::one_sided::Args),
     /// Generate a two-sided database (gnubg `makebearoff -t PxC`).
     TwoSided(cmd::two_sided::Args),
+    /// Prepare the work directory of a sharded two-sided build; prints its number of levels.
+    TwoSidedPlan(cmd::two_sided_sharded::PlanArgs),
     /// Solve hypergammon and write gnubg's database (gnubg `makehyper -c C`).
     Hyper(cmd::hyper::Args),
     /// Print one record as gnubg's `bearoffdump` does.
@@ -48,7 +50,8 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::OneSided(a) => cmd::one_sided::run(a),
-        Command::TwoSided(a) => cmd::two_sided::run(a),
+        Command::TwoSided(a) => cmd::two_sided_sharded::run(a),
+        Command::TwoSidedPlan(a) => cmd::two_sided_sharded::run_plan(a),
         Command::Hyper(a) => cmd::hyper::run(a),
         Command::Dump(a) => cmd::dump::run(a),
         Command::Verify(a) => cmd::verify::run(a),

@@ -8,6 +8,7 @@ const BIN: &str = env!("CARGO_BIN_EXE_gen-bearoff");
 const SUBCOMMANDS: &[&str] = &[
     "one-sided",
     "two-sided",
+    "two-sided-plan",
     "hyper",
     "dump",
     "verify",

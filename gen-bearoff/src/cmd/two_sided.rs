@@ -9,6 +9,7 @@ use clap::Parser;
 
 use gen_bearoff::format::header::{Header, Kind, TwoSidedParams};
 use gen_bearoff::output::AtomicOutput;
+use gen_bearoff::twosided::sharded::Shard;
 use gen_bearoff::twosided::{generate_two_sided, TwoSidedRun};
 use gen_bearoff::{HeaderStyle, PositionIndex};
 
@@ -19,12 +20,15 @@ use super::common::{
 /// Options of `two-sided`.
 #[derive(Parser, Debug)]
 pub struct Args {
+    /// The database as PxC (e.g. 6x8), instead of --points and --checkers.
+    #[arg(value_name = "PxC")]
+    pub size: Option<String>,
     /// Points per side (gnubg uses 6).
     #[arg(long, short = 'p')]
-    pub points: u8,
+    pub points: Option<u8>,
     /// Checkers per side (gnubg allows up to 11; up to 15 here).
     #[arg(long, short = 'c')]
-    pub checkers: u8,
+    pub checkers: Option<u8>,
     /// Store only the cubeless equity (gnubg -C).
     #[arg(long)]
     pub no_cubeful: bool,
@@ -36,7 +40,7 @@ pub struct Args {
     pub format: FormatChoice,
     /// Output file (written as FILE.partial, renamed when complete).
     #[arg(long, short = 'o')]
-    pub output: PathBuf,
+    pub output: Option<PathBuf>,
     /// Worker threads (default: all cores). The output does not depend on it.
     #[arg(long, short = 'j')]
     pub threads: Option<usize>,
@@ -62,25 +66,68 @@ pub struct Args {
     /// No progress bar or messages.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    /// Sharded build: the work directory prepared by `two-sided-plan` (shared by all
+    /// tasks); with --level and --shard, run one task; with --assemble, write the database.
+    #[arg(long, value_name = "DIR")]
+    pub work: Option<PathBuf>,
+    /// Sharded build: the pip-sum level to compute (0 .. levels − 1, in order; a level
+    /// needs all parts of the 24 levels below it).
+    #[arg(long, requires = "work", requires = "shard", conflicts_with = "assemble")]
+    pub level: Option<usize>,
+    /// Sharded build: this task's share of the level, K/N with 1 <= K <= N (every task
+    /// of a level must use the same N).
+    #[arg(long, value_name = "K/N", requires = "level")]
+    pub shard: Option<Shard>,
+    /// Sharded build: check every part is there exactly once and write the database to -o.
+    #[arg(long, requires = "work", requires = "output")]
+    pub assemble: bool,
 }
 
-/// Runs `two-sided`.
+/// The points and checkers given as `PxC` or with --points and --checkers.
+pub fn size_of(size: Option<&str>, points: Option<u8>, checkers: Option<u8>) -> Result<(u8, u8)> {
+    let parsed = match size {
+        None => None,
+        Some(text) => {
+            let bad = || anyhow::anyhow!("size '{text}' must be PxC, e.g. 6x8");
+            let (p, c) = text.split_once(['x', 'X']).ok_or_else(bad)?;
+            Some((
+                p.parse::<u8>().map_err(|_| bad())?,
+                c.parse::<u8>().map_err(|_| bad())?,
+            ))
+        }
+    };
+    let (p, c) = match (parsed, points, checkers) {
+        (Some((p, c)), None, None) => (p, c),
+        (Some((p, c)), Some(p2), None) if p == p2 => (p, c),
+        (Some((p, c)), None, Some(c2)) if c == c2 => (p, c),
+        (Some((p, c)), Some(p2), Some(c2)) if (p, c) == (p2, c2) => (p, c),
+        (Some(_), _, _) => bail!("the size PxC contradicts --points/--checkers"),
+        (None, Some(p), Some(c)) => (p, c),
+        (None, _, _) => bail!("give the size as PxC (e.g. 6x8) or with --points and --checkers"),
+    };
+    if !(1..=24).contains(&p) || !(1..=15).contains(&c) {
+        bail!("two-sided databases need --points 1-24 and --checkers 1-15, got {p}x{c}");
+    }
+    Ok((p, c))
+}
+
+/// Runs `two-sided` without --work (one process).
 pub fn run(args: Args) -> Result<ExitCode> {
     global_threads(args.threads)?;
-    cli_support::outputs::check(&args.output, &[], args.force)?;
-    if !(1..=24).contains(&args.points) || !(1..=15).contains(&args.checkers) {
-        bail!(
-            "two-sided databases need --points 1-24 and --checkers 1-15, got {}x{}",
-            args.points,
-            args.checkers
-        );
+    let (points, checkers) = size_of(args.size.as_deref(), args.points, args.checkers)?;
+    if args.level.is_some() || args.assemble {
+        bail!("--level and --assemble belong to a sharded build: give its --work directory");
     }
+    let Some(output) = args.output.clone() else {
+        bail!("give the output file with -o FILE");
+    };
+    cli_support::outputs::check(&output, &[], args.force)?;
     let params = TwoSidedParams {
-        points: args.points,
-        checkers: args.checkers,
+        points,
+        checkers,
         cubeful: !args.no_cubeful,
     };
-    let n = PositionIndex::new(usize::from(args.points), usize::from(args.checkers))
+    let n = PositionIndex::new(usize::from(points), usize::from(checkers))
         .expect("checked")
         .count();
     let records = n * n;
@@ -92,7 +139,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     };
     let limit = args.memory_limit.unwrap_or_else(default_memory_limit);
     let start = Instant::now();
-    let mut out = AtomicOutput::create(&args.output)?;
+    let mut out = AtomicOutput::create(&output)?;
     let scratch = out.partial().to_path_buf();
     let quiet = args.quiet;
     let bar = phase_bar(records, "two-sided", true);
@@ -101,9 +148,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         note(
             quiet,
             &format!(
-                "two-sided {}x{}: {n} positions per side, {records} records, {:.2} GB output; memory: window {:.2} GB, band {:.2} GB, tables {:.2} GB, peak about {:.2} GB; {} band(s)",
-                args.points,
-                args.checkers,
+                "two-sided {points}x{checkers}: {n} positions per side, {records} records, {:.2} GB output; memory: window {:.2} GB, band {:.2} GB, tables {:.2} GB, peak about {:.2} GB; {} band(s)",
                 plan.output_bytes as f64 / 1e9,
                 plan.window_bytes as f64 / 1e9,
                 plan.band_bytes as f64 / 1e9,
@@ -142,14 +187,19 @@ pub fn run(args: Args) -> Result<ExitCode> {
         quiet,
         &format!(
             "wrote {} ({} header) in {:.2} s",
-            args.output.display(),
-            match style {
-                HeaderStyle::Gnubg => "gnubg",
-                HeaderStyle::Wide => "bgkit wide",
-                HeaderStyle::None => "no",
-            },
+            output.display(),
+            style_label(style),
             start.elapsed().as_secs_f64()
         ),
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// How notes name a header style.
+pub fn style_label(style: HeaderStyle) -> &'static str {
+    match style {
+        HeaderStyle::Gnubg => "gnubg",
+        HeaderStyle::Wide => "bgkit wide",
+        HeaderStyle::None => "no",
+    }
 }

@@ -124,7 +124,7 @@ pub(super) fn scatter_level(layout: &Layout, s: usize, cur: &[i16], n: u64, buf:
 }
 
 /// Rank range of the positions of pip level `x` whose index lies in `[first, end)`.
-fn rank_range(levels: &PipLevels, x: usize, first: u64, end: u64) -> (usize, usize) {
+pub(super) fn rank_range(levels: &PipLevels, x: usize, first: u64, end: u64) -> (usize, usize) {
     let xs = levels.level(x);
     (
         xs.partition_point(|&a| u64::from(a) < first),
@@ -269,7 +269,7 @@ fn assemble_band(
     write_u16s(out, &band).map_err(|e| BearoffError::io(bucket, "cannot write output", e))
 }
 
-fn write_u16s(out: &mut dyn Write, data: &[u16]) -> io::Result<()> {
+pub(super) fn write_u16s(out: &mut dyn Write, data: &[u16]) -> io::Result<()> {
     let mut buf = Vec::with_capacity(1 << 20);
     for chunk in data.chunks(1 << 19) {
         buf.clear();

@@ -16,7 +16,7 @@ use crate::error::BearoffError;
 use crate::movegen::ROLLS;
 
 /// Chunk of consecutive opponent positions computed together.
-const CHUNK: usize = 64;
+pub(super) const CHUNK: usize = 64;
 
 #[allow(clippy::too_many_arguments)]
 pub(super) fn run_levels(
@@ -99,12 +99,30 @@ pub(super) fn run_levels(
     Ok(())
 }
 
-/// Computes rows `y0 ..` (opponent ranks) of block (x, y) of level s.
+/// A finished level as the level loop reads it: its values in the level's layout (blocks
+/// by pip pair; in a block, per opponent rank, `planes` runs of roller values). In memory
+/// one vector; in a sharded build the level's parts, each a memory-mapped run of whole
+/// rows.
+pub(super) trait LevelData: Sync {
+    /// The `len` values at value offset `at`; a range inside one row (one opponent rank
+    /// of a block: `planes × roller positions` values) always lies in one piece.
+    fn values(&self, at: usize, len: usize) -> &[i16];
+}
+
+impl LevelData for Vec<i16> {
+    #[inline]
+    fn values(&self, at: usize, len: usize) -> &[i16] {
+        &self[at..at + len]
+    }
+}
+
+/// Computes rows `y0 ..` (opponent ranks) of block (x, y) of level s into `out`, from the
+/// window of the levels before s (the last one is s − 1).
 #[allow(clippy::too_many_arguments)]
-fn compute_chunk(
+pub(super) fn compute_chunk<L: LevelData>(
     layout: &Layout,
     succ: &Successors,
-    window: &VecDeque<Vec<i16>>,
+    window: &VecDeque<L>,
     s: usize,
     x: usize,
     y: usize,
@@ -131,12 +149,12 @@ fn compute_chunk(
     let wlen = window.len();
     // For each pip drop dp: the level s - dp (window[len - dp]) and the start of its
     // block (y, x - dp), whose rows (by successor rank) hold `planes` runs of ny values.
-    let mut bases: [(&[i16], usize); WINDOW + 1] = [(&[], 0); WINDOW + 1];
+    let mut bases: [(Option<&L>, usize); WINDOW + 1] = [(None, 0); WINDOW + 1];
     for (dp, base) in bases.iter_mut().enumerate().take(WINDOW.min(x) + 1).skip(1) {
         let lvl = s - dp;
         let (lo, _) = Layout::x_range(layout.max_pip, lvl);
         *base = (
-            &window[wlen - dp][..],
+            Some(&window[wlen - dp]),
             layout.block_start[lvl][y - lo] as usize * planes,
         );
     }
@@ -155,13 +173,15 @@ fn compute_chunk(
             for &e in succ.of(a as usize, r) {
                 let dp = (e >> 24) as usize;
                 let rj = (e & 0xFF_FFFF) as usize;
-                let (data, start) = bases[dp];
-                let row = start + rj * planes * stride + y0;
-                let p0 = &data[row..row + rows];
+                let (level, start) = bases[dp];
+                let data = level
+                    .expect("a successor's level is in the window")
+                    .values(start + rj * planes * stride, planes * stride);
+                let p0 = &data[y0..y0 + rows];
                 if cubeful {
-                    let p1 = &data[row + stride..row + stride + rows];
-                    let p2 = &data[row + 2 * stride..row + 2 * stride + rows];
-                    let p3 = &data[row + 3 * stride..row + 3 * stride + rows];
+                    let p1 = &data[stride + y0..stride + y0 + rows];
+                    let p2 = &data[2 * stride + y0..2 * stride + y0 + rows];
+                    let p3 = &data[3 * stride + y0..3 * stride + y0 + rows];
                     let [b0, b1, b2, b3] = &mut best;
                     for k in 0..rows {
                         let (v0, v1, v2, v3) = (

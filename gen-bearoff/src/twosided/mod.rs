@@ -4,7 +4,8 @@
 //! used by `verify`); [`plan`] the layout in levels and the memory plan; `successors`,
 //! `level_loop` (levels computed from the window), `assembly` (memory or bucket files,
 //! the output) and `state` (the state file for resuming) do the work; [`generate`] drives
-//! them.
+//! them. [`sharded`] builds the same file with many processes (one level's share each,
+//! reading the levels below from part files through mmap) and assembles it.
 
 mod assembly;
 pub mod generate;
@@ -12,6 +13,7 @@ mod level_loop;
 pub mod plan;
 pub mod reader;
 pub mod record;
+pub mod sharded;
 mod state;
 mod successors;
 
