@@ -20,24 +20,8 @@ use super::common::{
 /// Options of `two-sided`.
 #[derive(Parser, Debug)]
 pub struct Args {
-    /// The database as PxC (e.g. 6x8), instead of --points and --checkers.
-    #[arg(value_name = "PxC")]
-    pub size: Option<String>,
-    /// Points per side (gnubg uses 6).
-    #[arg(long, short = 'p')]
-    pub points: Option<u8>,
-    /// Checkers per side (gnubg allows up to 11; up to 15 here).
-    #[arg(long, short = 'c')]
-    pub checkers: Option<u8>,
-    /// Store only the cubeless equity (gnubg -C).
-    #[arg(long)]
-    pub no_cubeful: bool,
-    /// Write no header (gnubg -H).
-    #[arg(long)]
-    pub no_header: bool,
-    /// Header style.
-    #[arg(long, value_enum, default_value_t = FormatChoice::Auto)]
-    pub format: FormatChoice,
+    #[command(flatten)]
+    pub spec: Spec,
     /// Output file (written as FILE.partial, renamed when complete).
     #[arg(long, short = 'o')]
     pub output: Option<PathBuf>,
@@ -83,6 +67,53 @@ pub struct Args {
     pub assemble: bool,
 }
 
+/// The database a two-sided command builds or plans: its size and layout.
+#[derive(clap::Args, Debug, Clone)]
+pub struct Spec {
+    /// The database as PxC (e.g. 6x8), instead of --points and --checkers.
+    #[arg(value_name = "PxC")]
+    pub size: Option<String>,
+    /// Points per side (gnubg uses 6).
+    #[arg(long, short = 'p')]
+    pub points: Option<u8>,
+    /// Checkers per side (gnubg allows up to 11; up to 15 here).
+    #[arg(long, short = 'c')]
+    pub checkers: Option<u8>,
+    /// Store only the cubeless equity (gnubg -C).
+    #[arg(long)]
+    pub no_cubeful: bool,
+    /// Write no header (gnubg -H).
+    #[arg(long)]
+    pub no_header: bool,
+    /// Header style.
+    #[arg(long, value_enum, default_value_t = FormatChoice::Auto)]
+    pub format: FormatChoice,
+}
+
+impl Spec {
+    /// Points and checkers per side.
+    pub fn size(&self) -> Result<(u8, u8)> {
+        size_of(self.size.as_deref(), self.points, self.checkers)
+    }
+
+    /// The database's parameters, its number of records and its header style.
+    pub fn resolve(&self) -> Result<(TwoSidedParams, u64, HeaderStyle)> {
+        let (points, checkers) = self.size()?;
+        let params = TwoSidedParams {
+            points,
+            checkers,
+            cubeful: !self.no_cubeful,
+        };
+        let n = PositionIndex::new(usize::from(points), usize::from(checkers))
+            .expect("checked")
+            .count();
+        let records = n * n;
+        let size = 40 + records * if params.cubeful { 8 } else { 2 };
+        let style = choose_style(self.format, self.no_header, size)?;
+        Ok((params, records, style))
+    }
+}
+
 /// The points and checkers given as `PxC` or with --points and --checkers.
 pub fn size_of(size: Option<&str>, points: Option<u8>, checkers: Option<u8>) -> Result<(u8, u8)> {
     let parsed = match size {
@@ -114,7 +145,8 @@ pub fn size_of(size: Option<&str>, points: Option<u8>, checkers: Option<u8>) -> 
 /// Runs `two-sided` without --work (one process).
 pub fn run(args: Args) -> Result<ExitCode> {
     global_threads(args.threads)?;
-    let (points, checkers) = size_of(args.size.as_deref(), args.points, args.checkers)?;
+    let (params, records, style) = args.spec.resolve()?;
+    let (points, checkers) = (params.points, params.checkers);
     if args.level.is_some() || args.assemble {
         bail!("--level and --assemble belong to a sharded build: give its --work directory");
     }
@@ -122,17 +154,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
         bail!("give the output file with -o FILE");
     };
     cli_support::outputs::check(&output, &[], args.force)?;
-    let params = TwoSidedParams {
-        points,
-        checkers,
-        cubeful: !args.no_cubeful,
-    };
     let n = PositionIndex::new(usize::from(points), usize::from(checkers))
         .expect("checked")
         .count();
-    let records = n * n;
-    let size = 40 + records * if params.cubeful { 8 } else { 2 };
-    let style = choose_style(args.format, args.no_header, size)?;
     let header = Header {
         kind: Kind::TwoSided(params),
         style,

@@ -9,35 +9,19 @@ use std::time::Instant;
 use anyhow::{bail, Result};
 use clap::Parser;
 
-use gen_bearoff::format::header::{Header, Kind, TwoSidedParams};
+use gen_bearoff::format::header::{Header, Kind};
 use gen_bearoff::output::AtomicOutput;
 use gen_bearoff::twosided::sharded::{assemble, run_shard, shard_records, ShardOutcome, WorkPlan};
-use gen_bearoff::{HeaderStyle, PositionIndex};
+use gen_bearoff::HeaderStyle;
 
-use super::common::{choose_style, default_memory_limit, global_threads, note, phase_bar, FormatChoice};
-use super::two_sided::{size_of, Args};
+use super::common::{default_memory_limit, global_threads, note, phase_bar};
+use super::two_sided::{Args, Spec};
 
 /// Options of `two-sided-plan`.
 #[derive(Parser, Debug)]
 pub struct PlanArgs {
-    /// The database as PxC (e.g. 6x8), instead of --points and --checkers.
-    #[arg(value_name = "PxC")]
-    pub size: Option<String>,
-    /// Points per side.
-    #[arg(long, short = 'p')]
-    pub points: Option<u8>,
-    /// Checkers per side (1-15).
-    #[arg(long, short = 'c')]
-    pub checkers: Option<u8>,
-    /// Store only the cubeless equity (gnubg -C).
-    #[arg(long)]
-    pub no_cubeful: bool,
-    /// Write no header (gnubg -H).
-    #[arg(long)]
-    pub no_header: bool,
-    /// Header style of the assembled file.
-    #[arg(long, value_enum, default_value_t = FormatChoice::Auto)]
-    pub format: FormatChoice,
+    #[command(flatten)]
+    pub spec: Spec,
     /// The work directory (created if needed; shared by all tasks).
     #[arg(long, value_name = "DIR")]
     pub work: PathBuf,
@@ -48,17 +32,7 @@ pub struct PlanArgs {
 
 /// Runs `two-sided-plan`: writes `DIR/plan` and prints the number of levels.
 pub fn run_plan(args: PlanArgs) -> Result<ExitCode> {
-    let (points, checkers) = size_of(args.size.as_deref(), args.points, args.checkers)?;
-    let params = TwoSidedParams {
-        points,
-        checkers,
-        cubeful: !args.no_cubeful,
-    };
-    let n = PositionIndex::new(usize::from(points), usize::from(checkers))
-        .expect("checked")
-        .count();
-    let size = 40 + n * n * if params.cubeful { 8 } else { 2 };
-    let style = choose_style(args.format, args.no_header, size)?;
+    let (params, records, style) = args.spec.resolve()?;
     let plan = WorkPlan::create(&args.work, WorkPlan::new(params, style)?)?;
     note(
         args.quiet,
@@ -66,7 +40,7 @@ pub fn run_plan(args: PlanArgs) -> Result<ExitCode> {
             "{}: {} ({} records); run levels 0 to {} in order, each as tasks --level I --shard K/N, then --assemble",
             args.work.display(),
             plan.describe(),
-            n * n,
+            records,
             plan.levels - 1
         ),
     );
@@ -81,15 +55,15 @@ pub fn run(args: Args) -> Result<ExitCode> {
         return super::two_sided::run(args);
     };
     global_threads(args.threads)?;
-    let (points, checkers) = size_of(args.size.as_deref(), args.points, args.checkers)?;
+    let (points, checkers) = args.spec.size()?;
     if args.resume || args.band_size.is_some() || args.stop_after_level.is_some() {
         bail!("--resume, --band-size and --stop-after-level are for one-process builds, not with --work (a rerun task redoes its part)");
     }
     let plan = WorkPlan::open(&dir)?;
     let p = plan.params;
     if (p.points, p.checkers) != (points, checkers)
-        || (args.no_cubeful && p.cubeful)
-        || (args.no_header && plan.style != HeaderStyle::None)
+        || (args.spec.no_cubeful && p.cubeful)
+        || (args.spec.no_header && plan.style != HeaderStyle::None)
     {
         bail!(
             "{} is planned for {}, not what these options ask for",
