@@ -10,9 +10,9 @@
 # Every step logs to DIR/logs/<step>.log and leaves DIR/steps/<step>.done when it has
 # finished; rerunning the same command after an interruption skips finished steps and
 # resumes the unfinished one (each tool checkpoints). DIR/overnight.log has one line per
-# step with its duration; DIR/report.md is the result. Sizes are in the two profiles
-# below (--quick: minutes; default: a night on 2 cores) and can be overridden with
-# environment variables of the same names (e.g. TD_MINUTES=60). --td-only: no
+# step with its duration; DIR/report.md is the result. Sizes are in scripts/overnight-
+# profiles.sh (--quick: minutes; default: a night on 2 cores); environment variables
+# of the same names override them (e.g. TD_MINUTES=60). --td-only: no
 # supervised rounds; TD self-play for the whole night (8 hours unless TD_MINUTES).
 # Needs cargo and python3 (or BGKIT_BIN=DIR: use the bgkit binaries in DIR, no build);
 # gnubg's weights are used when installed.
@@ -63,23 +63,11 @@ for tool in cargo python3; do
   command -v "$tool" >/dev/null || { echo "overnight.sh: $tool is needed and not on PATH" >&2; exit 2; }
 done
 
-if [ "$quick" = 1 ]; then
-  : "${TD_GAMES:=20000}" "${TD_MINUTES:=3}" "${TD_BENCH_EVERY:=10000}" "${TD_BENCH_GAMES:=400}"
-  : "${ROUNDS:=1}" "${SAMPLE_GAMES:=80}" "${MAX_POSITIONS:=3000}" "${ROLLOUT_TRIALS:=12}" "${ROLLOUT_TRUNCATE:=2}"
-  : "${EPOCHS:=12}" "${LR:=0.0003}"
-  : "${BENCH_GAMES:=40}" "${BENCH_POSITIONS:=150}" "${BENCH_CANDIDATES:=4}" "${BENCH_TRIALS:=18}" "${BENCH_TRUNCATE:=2}"
-  : "${ROUND_DUEL_GAMES:=1000}" "${DUEL_GAMES:=2000}"
-  : "${dir:=overnight-quick$suffix}"
-else
-  # TD alone is limited by time only: 8 hours.
-  if [ "$td_only" = 1 ]; then : "${TD_GAMES:=1000000000}" "${TD_MINUTES:=480}"; fi
-  : "${TD_GAMES:=20000000}" "${TD_MINUTES:=180}" "${TD_BENCH_EVERY:=100000}" "${TD_BENCH_GAMES:=2000}"
-  : "${ROUNDS:=3}" "${SAMPLE_GAMES:=1500}" "${MAX_POSITIONS:=60000}" "${ROLLOUT_TRIALS:=18}" "${ROLLOUT_TRUNCATE:=4}"
-  : "${EPOCHS:=30}" "${LR:=0.0003}"
-  : "${BENCH_GAMES:=400}" "${BENCH_POSITIONS:=1500}" "${BENCH_CANDIDATES:=5}" "${BENCH_TRIALS:=36}" "${BENCH_TRUNCATE:=6}"
-  : "${ROUND_DUEL_GAMES:=4000}" "${DUEL_GAMES:=20000}"
-  : "${dir:=overnight$suffix}"
-fi
+# TD alone is limited by time only: 8 hours.
+if [ "$quick" != 1 ] && [ "$td_only" = 1 ]; then : "${TD_GAMES:=1000000000}" "${TD_MINUTES:=480}"; fi
+# shellcheck source=overnight-profiles.sh
+. "$root/scripts/overnight-profiles.sh"
+if [ "$quick" = 1 ]; then : "${dir:=overnight-quick$suffix}"; else : "${dir:=overnight$suffix}"; fi
 [ -n "$rounds" ] && ROUNDS=$rounds
 thread_args=()
 [ -n "$threads" ] && thread_args=(--threads "$threads")

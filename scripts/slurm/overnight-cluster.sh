@@ -7,25 +7,13 @@
 # overnight.sh does, so the last job (scripts/overnight.sh itself, with BGKIT_BIN)
 # finds every step done and writes DIR/report.md; that script also resumes on one
 # machine whatever the cluster left unfinished.
-# The sizes are overnight.sh's profiles (keep the two in step), overridable by the
-# same environment variables.
+# The sizes are overnight.sh's (scripts/overnight-profiles.sh, sourced by both),
+# overridable by the same environment variables.
 # shellcheck shell=bash
 
-if [ "$quick" = 1 ]; then
-  : "${TD_GAMES:=20000}" "${TD_MINUTES:=3}" "${TD_BENCH_EVERY:=10000}" "${TD_BENCH_GAMES:=400}"
-  : "${ROUNDS:=1}" "${SAMPLE_GAMES:=80}" "${MAX_POSITIONS:=3000}" "${ROLLOUT_TRIALS:=12}" "${ROLLOUT_TRUNCATE:=2}"
-  : "${EPOCHS:=12}" "${LR:=0.0003}"
-  : "${BENCH_GAMES:=40}" "${BENCH_POSITIONS:=150}" "${BENCH_CANDIDATES:=4}" "${BENCH_TRIALS:=18}" "${BENCH_TRUNCATE:=2}"
-  : "${ROUND_DUEL_GAMES:=1000}" "${DUEL_GAMES:=2000}"
-  : "${dir:=$(abs overnight-quick)}"
-else
-  : "${TD_GAMES:=20000000}" "${TD_MINUTES:=180}" "${TD_BENCH_EVERY:=100000}" "${TD_BENCH_GAMES:=2000}"
-  : "${ROUNDS:=3}" "${SAMPLE_GAMES:=1500}" "${MAX_POSITIONS:=60000}" "${ROLLOUT_TRIALS:=18}" "${ROLLOUT_TRUNCATE:=4}"
-  : "${EPOCHS:=30}" "${LR:=0.0003}"
-  : "${BENCH_GAMES:=400}" "${BENCH_POSITIONS:=1500}" "${BENCH_CANDIDATES:=5}" "${BENCH_TRIALS:=36}" "${BENCH_TRUNCATE:=6}"
-  : "${ROUND_DUEL_GAMES:=4000}" "${DUEL_GAMES:=20000}"
-  : "${dir:=$(abs overnight)}"
-fi
+# shellcheck source=../overnight-profiles.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../overnight-profiles.sh"
+if [ "$quick" = 1 ]; then : "${dir:=$(abs overnight-quick)}"; else : "${dir:=$(abs overnight)}"; fi
 [ -n "$rounds" ] && ROUNDS=$rounds
 [ -x "$BGKIT_BIN/gen-bearoff" ] || die "no gen-bearoff in BGKIT_BIN=$BGKIT_BIN"
 mkdir -p "$dir/steps" "$dir/logs" "$dir/data" "$dir/slurm"
