@@ -86,6 +86,11 @@ def test_bad_boards_dice_and_xgids_raise_value_error():
         bgkit.Position(b)
     with pytest.raises(ValueError, match="board 1"):
         bgkit.position_ids(np.stack([bgkit.Position.start().board, b]))
+    # Boards are checked 256 at a time in parallel; the first bad one is named.
+    many = np.stack([bgkit.Position.start().board] * 700)
+    many[650], many[300] = b, b
+    with pytest.raises(ValueError, match="board 300:"):
+        bgkit.position_ids(many)
     with pytest.raises(ValueError, match="shape"):
         bgkit.position_ids(np.zeros((3, 2, 24), dtype=np.uint8))
     with pytest.raises(ValueError, match="dice"):
