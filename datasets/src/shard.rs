@@ -11,66 +11,12 @@
 //! which job, which shard, how many rows), so that a merge can refuse a missing or
 //! duplicated shard, or a part of another job, with a message that says which.
 
-use std::fmt;
-use std::ops::Range;
 use std::path::{Path, PathBuf};
-use std::str::FromStr;
 
 use crate::error::DatasetError;
 use crate::rng::Fnv1a;
 
-/// Shard `k` of `n` (1-based `k`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Shard {
-    /// This shard, 1..=n.
-    pub k: u32,
-    /// Number of shards.
-    pub n: u32,
-}
-
-impl Shard {
-    /// The whole job as one shard.
-    pub const ALL: Shard = Shard { k: 1, n: 1 };
-
-    /// Whether input row `index` (0-based) belongs to this shard.
-    pub fn contains(&self, index: usize) -> bool {
-        index % self.n as usize == (self.k - 1) as usize
-    }
-
-    /// The number of rows of this shard in an input of `total` rows.
-    pub fn rows(&self, total: usize) -> usize {
-        let (n, k) = (self.n as usize, (self.k - 1) as usize);
-        total / n + usize::from(total % n > k)
-    }
-
-    /// This shard's contiguous block of `total` items: `[total·(k−1)/n, total·k/n)`.
-    pub fn block(&self, total: u64) -> Range<u64> {
-        let at = |k: u32| (u128::from(total) * u128::from(k) / u128::from(self.n)) as u64;
-        at(self.k - 1)..at(self.k)
-    }
-}
-
-impl fmt::Display for Shard {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}/{}", self.k, self.n)
-    }
-}
-
-impl FromStr for Shard {
-    type Err = String;
-
-    /// Parses `K/N` with `1 ≤ K ≤ N`.
-    fn from_str(s: &str) -> Result<Shard, String> {
-        let bad = || format!("shard '{s}' must be K/N with 1 <= K <= N (e.g. 3/8)");
-        let (k, n) = s.split_once('/').ok_or_else(bad)?;
-        let k: u32 = k.trim().parse().map_err(|_| bad())?;
-        let n: u32 = n.trim().parse().map_err(|_| bad())?;
-        if k == 0 || n == 0 || k > n {
-            return Err(bad());
-        }
-        Ok(Shard { k, n })
-    }
-}
+pub use fileio::shard::Shard;
 
 /// What a shard's output says about itself (the file `OUT.shard.json`).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -201,44 +147,6 @@ pub fn check_parts(parts: &[(String, Option<Manifest>)]) -> Result<Option<Vec<us
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn shards_partition_the_rows() {
-        for total in [0usize, 1, 7, 10, 33] {
-            for n in 1..=5u32 {
-                let mut owners = vec![0u32; total];
-                for k in 1..=n {
-                    let s = Shard { k, n };
-                    let mine: Vec<usize> = (0..total).filter(|&i| s.contains(i)).collect();
-                    assert_eq!(mine.len(), s.rows(total));
-                    for i in mine {
-                        owners[i] += 1;
-                    }
-                }
-                assert!(owners.iter().all(|&o| o == 1));
-            }
-        }
-        assert_eq!("3/8".parse::<Shard>().unwrap(), Shard { k: 3, n: 8 });
-        for bad in ["0/2", "3/2", "1", "a/b", "1/0"] {
-            assert!(bad.parse::<Shard>().is_err(), "{bad}");
-        }
-    }
-
-    #[test]
-    fn blocks_partition_the_items() {
-        for total in [0u64, 1, 7, 10, 256, 1000] {
-            for n in 1..=5u32 {
-                let mut next = 0;
-                for k in 1..=n {
-                    let b = Shard { k, n }.block(total);
-                    assert_eq!(b.start, next);
-                    next = b.end;
-                }
-                assert_eq!(next, total);
-            }
-        }
-        assert_eq!(Shard { k: 2, n: 3 }.block(10), 3..6);
-    }
 
     fn part(name: &str, k: u32, n: u32, digest: &str) -> (String, Option<Manifest>) {
         let m = Manifest {

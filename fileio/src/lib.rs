@@ -10,6 +10,8 @@
 //! [`persist`] finishes a file that another library wrote under a temporary name.
 //!
 //! [`checksum`] writes and checks `FILE.sha256` sidecars for formats without a checksum.
+//! [`identity`] names a process in claim and lock files shared across machines.
+//! [`shard`] is the `K/N` of a job split across processes or machines.
 //!
 //! Write errors are plain [`std::io::Error`]s: callers add the path and their own
 //! wording. Map errors are [`mmap::MapError`]s, which name the file.
@@ -20,7 +22,9 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 pub mod checksum;
+pub mod identity;
 pub mod mmap;
+pub mod shard;
 
 /// Writes `bytes` to `path` atomically: `path` ends up with exactly `bytes` (replacing
 /// any file there), or, on error, is left as it was.

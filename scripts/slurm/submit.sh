@@ -182,18 +182,15 @@ case "$job" in
     fresh_out "$out"
     spec=${positional[0]}
     [ -x "$BGKIT_BIN/gen-bearoff" ] || die "no gen-bearoff in BGKIT_BIN=$BGKIT_BIN"
-    "$BGKIT_BIN/gen-bearoff" two-sided --help | grep -q -- --shard \
-      || die "this gen-bearoff cannot shard two-sided builds (no two-sided --shard)"
+    "$BGKIT_BIN/gen-bearoff" two-sided --help | grep -q -- --stale-after \
+      || die "this gen-bearoff has no two-sided workers (no two-sided --stale-after)"
     export WORK=${work:-$out.work}
     db_work="$WORK/db"
     mkdir -p "$db_work"
     levels=$("$BGKIT_BIN/gen-bearoff" two-sided-plan "$spec" --work "$db_work" -q)
     [[ "$levels" =~ ^[0-9]+$ ]] || die "two-sided-plan printed '$levels', not a number of levels"
-    for ((level = 0; level < levels; level++)); do
-      after=$(SPEC=$spec DB_WORK=$db_work LEVEL=$level sub twosided.sbatch --array="1-$tasks" \
-        --job-name="bgkit-ts-$level")
-    done
-    echo "submit.sh: twosided $spec: $levels levels of $tasks tasks, each after the one below (last: $after)" >&2
+    after=$(SPEC=$spec DB_WORK=$db_work sub twosided.sbatch --array="1-$tasks")
+    echo "submit.sh: twosided $spec: $levels levels, $tasks workers claiming their shards (array $after)" >&2
     after=$(cpus=1 SPEC=$spec DB_WORK=$db_work OUT=$out sub twosided-assemble.sbatch)
     echo "submit.sh: twosided $spec: assembly $after -> $out" >&2
     ;;

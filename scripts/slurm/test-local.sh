@@ -9,10 +9,10 @@
 # 4-task rollout array + merge equals `datasets rollout`, also after one task is killed
 # mid-way with scancel and requeued (it resumes from its journal); a tournament played
 # by 2 worker tasks has every game recorded once, with the results one process gets;
-# a sharded two-sided 6x8 build (3 tasks per level, one array per level) + assembly has
-# the md5 of `makebearoff -t 6x8` (skipped, saying so, when this gen-bearoff has no
-# `two-sided --shard`, or with BGKIT_SLURM_TWOSIDED=skip: its 97 levels, one array
-# each, take most of the test's time).
+# a sharded two-sided 6x8 build (one array of 3 workers that claim the shards of each
+# level) + assembly has the md5 of `makebearoff -t 6x8`, also after worker 1 is killed
+# mid-way with scancel and requeued (another takes its claim over); skipped, saying so,
+# when this gen-bearoff has no two-sided workers, or with BGKIT_SLURM_TWOSIDED=skip.
 # Needs slurm-wlm and munge (apt-get install slurm-wlm munge) and the bgkit binaries in
 # $BGKIT_BIN (default: target/release, else target/debug). Prints one line per check;
 # exit 0 when all pass.
@@ -162,16 +162,41 @@ MAKEBEAROFF_6X8=fcdbbc80b7ef84ddc81b839d0f26bed1
 G="$BGKIT_BIN/gen-bearoff"
 if [ "${BGKIT_SLURM_TWOSIDED:-}" = skip ]; then
   echo "SKIP two-sided 6x8: BGKIT_SLURM_TWOSIDED=skip"
-elif [ -x "$G" ] && "$G" two-sided --help 2>/dev/null | grep -q -- --shard; then
+elif [ -x "$G" ] && "$G" two-sided --help 2>/dev/null | grep -q -- --stale-after; then
   id=$(submit twosided --tasks 3 6x8 -o ts-slurm.bd)
+  array=$(grep -o 'array [0-9]*' "$scratch/submit.log" | tail -n1 | cut -d' ' -f2)
   levels=$(grep -o 'twosided 6x8: [0-9]* levels' "$scratch/submit.log" | grep -o '[0-9]* levels')
+  # Kill worker 1 once 60 of the 291 parts are written, before the build is done.
+  killed=0
+  for _ in $(seq 3000); do
+    parts=$(find ts-slurm.bd.work/db -name '*.part' | wc -l)
+    if [ "$parts" -ge 60 ] && [ "$parts" -lt 291 ]; then
+      scancel "${array}_1"
+      killed=1
+      break
+    fi
+    [ "$parts" -ge 291 ] && break
+    sleep 0.05
+  done
+  if [ "$killed" = 1 ]; then
+    for _ in $(seq 100); do
+      st=$(scontrol -o show job "${array}_1" | grep -o 'JobState=[A-Z_]*' | cut -d= -f2)
+      [ "$st" = CANCELLED ] && break
+      sleep 0.1
+    done
+    submit requeue "${array}_1"
+    echo "killed worker ${array}_1 (scancel) after $parts parts, requeued it"
+  else
+    fail "two-sided 6x8: worker 1 finished before it could be killed"
+  fi
   if wait_for "$id" 1200 && [ "$(md5sum <ts-slurm.bd | cut -d' ' -f1)" = "$MAKEBEAROFF_6X8" ]; then
-    pass "two-sided 6x8: $levels of 3 tasks + assembly = makebearoff -t 6x8 (md5 $MAKEBEAROFF_6X8)"
+    took=$(cat ts-slurm.bd.work/logs/bgkit-twosided-*.out | grep -c 'took over level' || true)
+    pass "two-sided 6x8: $levels, 3 workers (one killed and requeued; claims taken over: $took) + assembly = makebearoff -t 6x8 (md5 $MAKEBEAROFF_6X8)"
   else
     fail "two-sided 6x8: the sharded build differs from makebearoff's (or did not finish)"
   fi
 else
-  echo "SKIP two-sided 6x8: $G has no two-sided --shard (the sharded build is not in this tree)"
+  echo "SKIP two-sided 6x8: $G has no two-sided workers (no two-sided --stale-after)"
 fi
 
 echo "Slurm test: $failures failure(s), $((SECONDS - t0)) s"

@@ -51,17 +51,27 @@ pub struct Args {
     #[arg(long, short = 'q')]
     pub quiet: bool,
     /// Sharded build: the work directory prepared by `two-sided-plan` (shared by all
-    /// tasks); with --level and --shard, run one task; with --assemble, write the database.
+    /// tasks); with --shard K/N, run worker K of N over every level (or, with --level,
+    /// one shard of one level); with --assemble, write the database.
     #[arg(long, value_name = "DIR")]
     pub work: Option<PathBuf>,
-    /// Sharded build: the pip-sum level to compute (0 .. levels − 1, in order; a level
-    /// needs all parts of the 24 levels below it).
+    /// Sharded build: compute only this pip-sum level's shard --shard K/N (0 .. levels −
+    /// 1, in order; a level needs all parts of the 24 levels below it). Without it, the
+    /// task is a worker that goes through every level.
     #[arg(long, requires = "work", requires = "shard", conflicts_with = "assemble")]
     pub level: Option<usize>,
-    /// Sharded build: this task's share of the level, K/N with 1 <= K <= N (every task
-    /// of a level must use the same N).
-    #[arg(long, value_name = "K/N", requires = "level")]
+    /// Sharded build: K/N with 1 <= K <= N; each level is split into N shards (every
+    /// task must use the same N). A worker (no --level) computes whichever shards of a
+    /// level nobody else has claimed, starting with shard K, and waits for the level to
+    /// be complete before going up: N workers started together build the database.
+    #[arg(long, value_name = "K/N", requires = "work", conflicts_with = "assemble")]
     pub shard: Option<Shard>,
+    /// Sharded build, workers: a claim of another worker that has not changed for this
+    /// many seconds is taken over (its worker died on another host or hangs; a dead
+    /// worker of this host, or this task's own run before a requeue, is taken over at
+    /// once).
+    #[arg(long, value_name = "SECONDS", default_value_t = 120.0, requires = "shard")]
+    pub stale_after: f64,
     /// Sharded build: check every part is there exactly once and write the database to -o.
     #[arg(long, requires = "work", requires = "output")]
     pub assemble: bool,

@@ -1,17 +1,21 @@
 //! Sharded two-sided builds: `gen-bearoff two-sided-plan` (prepare the work directory,
-//! print the number of levels), and `two-sided --work DIR` with `--level I --shard K/N`
-//! (one task) or `--assemble -o FILE` (the database).
+//! print the number of levels), and `two-sided --work DIR` with `--shard K/N` (a worker
+//! over every level), `--level I --shard K/N` (one task) or `--assemble -o FILE` (the
+//! database).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::{bail, Result};
 use clap::Parser;
 
 use gen_bearoff::format::header::{Header, Kind};
 use gen_bearoff::output::AtomicOutput;
-use gen_bearoff::twosided::sharded::{assemble, run_shard, shard_records, ShardOutcome, WorkPlan};
+use gen_bearoff::twosided::sharded::{
+    assemble, remove_leftovers, run_shard, run_worker, shard_records, Shard, ShardOutcome, WorkPlan,
+    WorkerEvent, WorkerSettings,
+};
 use gen_bearoff::HeaderStyle;
 
 use super::common::{default_memory_limit, global_threads, note, phase_bar};
@@ -37,7 +41,7 @@ pub fn run_plan(args: PlanArgs) -> Result<ExitCode> {
     note(
         args.quiet,
         &format!(
-            "{}: {} ({} records); run levels 0 to {} in order, each as tasks --level I --shard K/N, then --assemble",
+            "{}: {} ({} records); run N workers --shard K/N (or levels 0 to {} in order, each as tasks --level I --shard K/N), then --assemble",
             args.work.display(),
             plan.describe(),
             records,
@@ -74,17 +78,26 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if args.assemble {
         return run_assemble(&args, &dir, &plan);
     }
-    let (Some(level), Some(shard)) = (args.level, args.shard) else {
-        bail!("with --work give --level I --shard K/N (one task) or --assemble -o FILE");
+    let Some(shard) = args.shard else {
+        bail!(
+            "with --work give --shard K/N (a worker), --level I --shard K/N (one task) or --assemble -o FILE"
+        );
     };
     if args.output.is_some() {
-        bail!("a task writes its part into the work directory: -o is for --assemble");
+        bail!("a task writes its parts into the work directory: -o is for --assemble");
     }
+    match args.level {
+        Some(level) => run_task(&args, &dir, &plan, level, shard),
+        None => run_as_worker(&args, &dir, &plan, shard),
+    }
+}
+
+fn run_task(args: &Args, dir: &Path, plan: &WorkPlan, level: usize, shard: Shard) -> Result<ExitCode> {
     let start = Instant::now();
-    let records = shard_records(&plan, level, shard)?;
+    let records = shard_records(plan, level, shard)?;
     let bar = phase_bar(records, &format!("level {level} shard {shard}"), args.quiet);
     let progress = |done: u64| bar.set_position(done);
-    let result = run_shard(&dir, &plan, level, shard, &progress);
+    let result = run_shard(dir, plan, level, shard, &progress);
     bar.finish_and_clear();
     match result? {
         ShardOutcome::Computed { path, records } => {
@@ -105,7 +118,64 @@ pub fn run(args: Args) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn run_assemble(args: &Args, dir: &std::path::Path, plan: &WorkPlan) -> Result<ExitCode> {
+/// The tag of this worker that survives a requeue: Slurm's job id of the task.
+fn owner_tag() -> String {
+    match std::env::var("SLURM_JOB_ID") {
+        Ok(id) if !id.is_empty() && id.bytes().all(|b| b.is_ascii_digit()) => format!("slurm-{id}"),
+        _ => String::new(),
+    }
+}
+
+fn run_as_worker(args: &Args, dir: &Path, plan: &WorkPlan, shard: Shard) -> Result<ExitCode> {
+    if !(args.stale_after.is_finite() && args.stale_after > 0.0) {
+        bail!(
+            "--stale-after must be a positive number of seconds, not {}",
+            args.stale_after
+        );
+    }
+    let start = Instant::now();
+    let settings = WorkerSettings {
+        me: shard,
+        owner: owner_tag(),
+        stale_after: Duration::from_secs_f64(args.stale_after),
+    };
+    let bar = phase_bar(plan.levels as u64, &format!("worker {shard}"), args.quiet);
+    let quiet = args.quiet;
+    let event = |e: WorkerEvent| match e {
+        WorkerEvent::LevelDone { level } => bar.set_position(level as u64 + 1),
+        WorkerEvent::Computing {
+            level,
+            shard,
+            records,
+        } => {
+            bar.set_message(format!("level {level} shard {shard} ({records} records)"));
+        }
+        WorkerEvent::TookOver { level, shard, why } => {
+            if !quiet {
+                bar.suspend(|| eprintln!("gen-bearoff: took over level {level} shard {shard}: {why}"));
+            }
+        }
+    };
+    let result = run_worker(dir, plan, &settings, &event, &|_| {});
+    bar.finish_and_clear();
+    let report = result?;
+    let records: u64 = report.computed.iter().map(|c| c.2).sum();
+    note(
+        args.quiet,
+        &format!(
+            "worker {shard}: {} levels complete in {}; computed {} parts ({records} records), took over {} claims, waited {:.1} s in {:.1} s",
+            plan.levels,
+            dir.display(),
+            report.computed.len(),
+            report.taken_over,
+            report.waited.as_secs_f64(),
+            start.elapsed().as_secs_f64()
+        ),
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn run_assemble(args: &Args, dir: &Path, plan: &WorkPlan) -> Result<ExitCode> {
     let output = args.output.clone().expect("--assemble requires -o");
     cli_support::outputs::check(&output, &[], args.force)?;
     let start = Instant::now();
@@ -124,14 +194,20 @@ fn run_assemble(args: &Args, dir: &std::path::Path, plan: &WorkPlan) -> Result<E
     bar.finish_and_clear();
     result?;
     out.commit()?;
+    let swept = remove_leftovers(dir)?;
     note(
         args.quiet,
         &format!(
-            "wrote {} ({}) from {} in {:.2} s",
+            "wrote {} ({}) from {} in {:.2} s{}",
             output.display(),
             plan.describe(),
             dir.display(),
-            start.elapsed().as_secs_f64()
+            start.elapsed().as_secs_f64(),
+            if swept > 0 {
+                format!(" (removed {swept} leftover temporary or claim files)")
+            } else {
+                String::new()
+            }
         ),
     );
     Ok(ExitCode::SUCCESS)

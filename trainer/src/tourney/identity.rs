@@ -1,81 +1,16 @@
-//! Who a process is (host, pid, process start time), and whether a process named so
-//! is gone: the identity of a worker's claims and of the tournament file's lock.
-
-use std::path::Path;
-use std::time::{SystemTime, UNIX_EPOCH};
+//! Whether a tourney worker's claim is abandoned (the process identity itself,
+//! [`WorkerId`], is fileio's, shared with the other claim files of bgkit).
 
 use crate::tourney::tournament::Claim;
 
-/// Who a worker process is.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct WorkerId {
-    /// Host name.
-    pub host: String,
-    /// Process id.
-    pub pid: u32,
-    /// Process start time (clock ticks after boot, Linux), 0 when unknown.
-    pub start: u64,
-}
+pub use fileio::identity::{hostname, now, WorkerId};
 
-/// The machine's host name (Linux: the kernel's; else `$HOSTNAME`).
-pub fn hostname() -> String {
-    std::fs::read_to_string("/proc/sys/kernel/hostname")
-        .ok()
-        .map(|s| s.trim().to_string())
-        .filter(|s| !s.is_empty())
-        .or_else(|| std::env::var("HOSTNAME").ok().filter(|s| !s.is_empty()))
-        .unwrap_or_else(|| "localhost".into())
-}
-
-/// State and start time of process `pid` from `/proc/PID/stat` (Linux).
-fn proc_stat(pid: &str) -> Option<(char, u64)> {
-    let text = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    // The command name (field 2) is in parentheses and may hold anything.
-    let rest = &text[text.rfind(')')? + 1..];
-    let fields: Vec<&str> = rest.split_whitespace().collect();
-    let state = fields.first()?.chars().next()?;
-    let start = fields.get(19)?.parse().ok()?;
-    Some((state, start))
-}
-
-/// Seconds since the Unix epoch.
-pub fn now() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs())
-}
-
-impl WorkerId {
-    /// This process.
-    pub fn current() -> WorkerId {
-        WorkerId {
-            host: hostname(),
-            pid: std::process::id(),
-            start: proc_stat("self").map_or(0, |(_, s)| s),
-        }
-    }
-
-    /// Whether `claim` belongs to a worker that is gone, seen from this process at
-    /// time `now`.
-    pub fn is_abandoned(&self, claim: &Claim, now: u64, stale_after_s: u64) -> bool {
-        match self.is_gone(&claim.host, claim.pid, claim.start) {
-            Some(gone) => gone,
-            None => now.saturating_sub(claim.since) > stale_after_s,
-        }
-    }
-
-    /// Whether the process `pid` started at `start` on `host` is gone: `None` when
-    /// this process cannot tell (another host, or no `/proc`).
-    pub fn is_gone(&self, host: &str, pid: u32, start: u64) -> Option<bool> {
-        if host != self.host || !Path::new("/proc/self/stat").exists() {
-            return None;
-        }
-        if pid == self.pid && start == self.start {
-            return Some(false);
-        }
-        Some(match proc_stat(&pid.to_string()) {
-            None => true,
-            Some((state, s)) => matches!(state, 'Z' | 'X' | 'x') || (start != 0 && s != start),
-        })
+/// Whether `claim` belongs to a worker that is gone, seen from process `me` at time
+/// `now`: a process of this host that has exited at once, one of another host when its
+/// claim is older than `stale_after_s`.
+pub fn is_abandoned(me: &WorkerId, claim: &Claim, now: u64, stale_after_s: u64) -> bool {
+    match me.is_gone(&claim.host, claim.pid, claim.start) {
+        Some(gone) => gone,
+        None => now.saturating_sub(claim.since) > stale_after_s,
     }
 }

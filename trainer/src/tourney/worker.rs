@@ -24,6 +24,7 @@ use evaluator::bearoff::BearoffDbs;
 use crate::error::TrainerError;
 use crate::player::{self, DataPaths, Player};
 use crate::seed::Rule;
+use crate::tourney::identity::is_abandoned;
 pub use crate::tourney::identity::{hostname, now, WorkerId};
 use crate::tourney::play;
 use crate::tourney::schedule::push_round;
@@ -130,7 +131,7 @@ pub fn reclaim(t: &mut Tournament, me: &WorkerId, now: u64, stale_after_s: u64) 
                 for g in &mut pairing.games {
                     if g.running
                         .as_ref()
-                        .is_some_and(|c| me.is_abandoned(c, now, stale_after_s))
+                        .is_some_and(|c| is_abandoned(me, c, now, stale_after_s))
                     {
                         g.running = None;
                         n += 1;

@@ -7,8 +7,11 @@
 //! contiguous runs of whole rows, one per task ([`Shard`] `K/N`); a task maps the parts
 //! of the levels below its own read-only ([`part`]), computes its run with the
 //! generator's own record loop and writes one part file atomically ([`task`]). Finished
-//! parts are never recomputed; a killed task leaves at most a `.partial` file, which its
-//! rerun replaces. When every part is there, [`assemble`] checks that each level is
+//! parts are never recomputed; a killed task leaves at most a temporary file, which the
+//! assembly's [`remove_leftovers`] sweeps. A task is either one shard of one level
+//! (`--level I --shard K/N`, one job array per level) or a [`worker`] that goes through
+//! every level and claims shards as it goes (`--shard K/N` alone: one job array for the
+//! whole build). When every part is there, [`assemble`] checks that each level is
 //! covered exactly once and writes the database, byte for byte what one process writes.
 
 pub mod assemble;
@@ -16,8 +19,11 @@ pub mod part;
 mod slice;
 pub mod task;
 pub mod work;
+pub mod worker;
 
 pub use assemble::{assemble, check_complete};
+pub use part::remove_leftovers;
 pub use slice::Shard;
-pub use task::{run_shard, shard_records, ShardOutcome};
+pub use task::{run_shard, shard_records, ShardBuilder, ShardOutcome};
 pub use work::WorkPlan;
+pub use worker::{run_worker, WorkerEvent, WorkerReport, WorkerSettings};

@@ -2,8 +2,8 @@
 //! level, behind a 64-byte header; the level's parts mapped read-only and seen as one
 //! level ([`LevelParts`]); and the check that a level's parts cover it exactly once.
 //!
-//! Name: `L<level>-<K>of<N>.part` (numbers zero-padded to three digits), written as
-//! `NAME.partial` and renamed when complete. Header (little endian): magic `bgkitTSP`,
+//! Name: `L<level>-<K>of<N>.part` (numbers zero-padded to three digits), written under
+//! a unique temporary name beside it (`NAME.tmp<pid>-<n>`) and renamed when complete. Header (little endian): magic `bgkitTSP`,
 //! u32 version (1), u32 header size (64), u8 points, u8 checkers, u8 cubeful, a zero byte,
 //! u32 level, u32 K, u32 N, u64 first record (offset in the level), u64 record count,
 //! u64 checksum of the data (FNV-1a over its 64-bit little-endian words, the last one
@@ -16,13 +16,13 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use fileio::mmap::{HeaderSpec, MappedFile};
+use fileio::AtomicFile;
 
 use super::super::level_loop::LevelData;
 use super::super::plan::Layout;
 use super::slice::{slice_of, Shard, Slice};
 use super::work::WorkPlan;
 use crate::error::BearoffError;
-use crate::output::AtomicOutput;
 
 const MAGIC: &[u8] = b"bgkitTSP";
 const VERSION: u32 = 1;
@@ -100,12 +100,15 @@ pub(super) fn write_part(
     head[32..40].copy_from_slice(&slice.first.to_le_bytes());
     head[40..48].copy_from_slice(&(slice.end - slice.first).to_le_bytes());
     head[48..56].copy_from_slice(&checksum(&data).to_le_bytes());
-    let mut out = AtomicOutput::create_scratch(&path)?;
-    let partial = out.partial().to_path_buf();
+    // A unique temporary name: two workers may compute the same part at once (one took
+    // over a claim it judged abandoned); both write the same bytes and rename in turn.
+    let mut out = AtomicFile::create(&path)
+        .map_err(|e| BearoffError::io(&path, "cannot create a temporary file for", e))?;
+    let temp = out.temp_path().to_path_buf();
     out.write_all(&head)
         .and_then(|()| out.write_all(&data))
-        .map_err(|e| BearoffError::io(&partial, "cannot write", e))?;
-    out.commit()?;
+        .and_then(|()| out.commit())
+        .map_err(|e| BearoffError::io(&temp, "cannot write", e))?;
     Ok(path)
 }
 
@@ -232,7 +235,7 @@ impl LevelData for LevelParts {
 /// The part files in `dir`, by level (parts of one level by shard).
 pub(super) type Listing = BTreeMap<usize, BTreeMap<Shard, PathBuf>>;
 
-/// Lists the part files in `dir` (temporary `.partial` files are not parts).
+/// Lists the part files in `dir` (temporary files and claims are not parts).
 pub(super) fn list_parts(dir: &Path) -> Result<Listing, BearoffError> {
     let mut listing = Listing::new();
     let entries =
@@ -245,6 +248,29 @@ pub(super) fn list_parts(dir: &Path) -> Result<Listing, BearoffError> {
         }
     }
     Ok(listing)
+}
+
+/// Removes what killed or overtaken tasks left in `dir`: temporary part files
+/// (`*.part.tmp*`) and claims (`*.claim`). For after the assembly, when no task runs.
+/// Returns how many files were removed.
+pub fn remove_leftovers(dir: &Path) -> Result<usize, BearoffError> {
+    let entries =
+        fs::read_dir(dir).map_err(|e| BearoffError::io(dir, "cannot list the work directory", e))?;
+    let mut removed = 0;
+    for entry in entries {
+        let entry = entry.map_err(|e| BearoffError::io(dir, "cannot list the work directory", e))?;
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else { continue };
+        let leftover = name.starts_with('L') && (name.contains(".part.tmp") || name.ends_with(".claim"));
+        if leftover {
+            match fs::remove_file(entry.path()) {
+                Ok(()) => removed += 1,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(BearoffError::io(&entry.path(), "cannot remove", e)),
+            }
+        }
+    }
+    Ok(removed)
 }
 
 /// Checks that level `s` has exactly one complete split in `listing`: all of `1/N ..

@@ -4,41 +4,9 @@
 //! `[(K−1)·R/N, K·R/N)` (`R` records in the level), so the shards are contiguous runs of
 //! whole rows that partition the level, of about `R/N` records each.
 
-use std::fmt;
-use std::str::FromStr;
-
 use super::super::plan::Layout;
 
-/// Task `k` of `n` (1-based `k`, as `datasets --shard`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Shard {
-    /// This task, `1..=n`.
-    pub k: u32,
-    /// Number of tasks of the level.
-    pub n: u32,
-}
-
-impl fmt::Display for Shard {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}/{}", self.k, self.n)
-    }
-}
-
-impl FromStr for Shard {
-    type Err = String;
-
-    /// Parses `K/N` with `1 ≤ K ≤ N`.
-    fn from_str(s: &str) -> Result<Shard, String> {
-        let bad = || format!("shard '{s}' must be K/N with 1 <= K <= N (e.g. 3/8)");
-        let (k, n) = s.split_once('/').ok_or_else(bad)?;
-        let k: u32 = k.trim().parse().map_err(|_| bad())?;
-        let n: u32 = n.trim().parse().map_err(|_| bad())?;
-        if k == 0 || k > n {
-            return Err(bad());
-        }
-        Ok(Shard { k, n })
-    }
-}
+pub use fileio::shard::Shard;
 
 /// Rows `ry0 .. ry1` (opponent ranks) of block `(x, y)` of a level.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,9 +29,8 @@ pub(super) struct Slice {
 /// The records of level `s` that `shard` computes.
 pub(super) fn slice_of(layout: &Layout, s: usize, shard: Shard) -> Slice {
     let total = layout.level_records[s];
-    let (n, k) = (u128::from(shard.n), u128::from(shard.k));
-    let t0 = ((k - 1) * u128::from(total) / n) as u64;
-    let t1 = (k * u128::from(total) / n) as u64;
+    let block = shard.block(total);
+    let (t0, t1) = (block.start, block.end);
     let levels = &layout.levels;
     let (lo, hi) = Layout::x_range(layout.max_pip, s);
     let mut rows = Vec::new();
@@ -137,14 +104,6 @@ mod tests {
                 }
                 assert_eq!(at, total, "level {s} split {n} ways covers it");
             }
-        }
-    }
-
-    #[test]
-    fn shard_syntax() {
-        assert_eq!("3/8".parse::<Shard>().unwrap(), Shard { k: 3, n: 8 });
-        for bad in ["0/2", "3/2", "1", "a/b", "1/0", "-1/2"] {
-            assert!(bad.parse::<Shard>().is_err(), "{bad}");
         }
     }
 }

@@ -5,6 +5,7 @@
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
 
 use rayon::prelude::*;
 
@@ -67,59 +68,108 @@ pub fn run_shard(
     shard: Shard,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<ShardOutcome, BearoffError> {
-    check_level(plan, level)?;
-    let layout = layout_of(plan)?;
-    let listing = list_parts(dir)?;
-    let slice = slice_of(&layout, level, shard);
-    let path = dir.join(part_name(level, shard));
-    if let Some(parts) = listing.get(&level) {
-        if let Some(other) = parts.keys().find(|sh| sh.n != shard.n) {
-            return Err(BearoffError::InvalidParameters(format!(
-                "{}: level {level} already has parts of a split into {} shards; a split into {} would duplicate records (finish the first split, or delete its parts)",
-                dir.display(),
-                other.n,
-                shard.n
-            )));
-        }
-        if parts.contains_key(&shard) {
-            // Finished before (a part only appears complete): check it, do not redo it.
-            Part::open(&path, plan, level, shard, &slice)?;
-            return Ok(ShardOutcome::AlreadyDone { path });
-        }
+    ShardBuilder::new(dir, plan)?.run(level, shard, progress)
+}
+
+/// What every shard of one build needs, made once per process: the layout and the
+/// successor tables (built when the first shard is computed).
+pub struct ShardBuilder<'a> {
+    dir: &'a Path,
+    plan: WorkPlan,
+    layout: Layout,
+    succ: OnceLock<Successors>,
+}
+
+impl<'a> ShardBuilder<'a> {
+    /// The builder of the plan `plan` of work directory `dir`.
+    pub fn new(dir: &'a Path, plan: &WorkPlan) -> Result<ShardBuilder<'a>, BearoffError> {
+        Ok(ShardBuilder {
+            dir,
+            plan: *plan,
+            layout: layout_of(plan)?,
+            succ: OnceLock::new(),
+        })
     }
-    let first = level.saturating_sub(WINDOW);
-    for s in first..level {
-        level_split(dir, &listing, s)?;
+
+    /// The path of `shard`'s part of `level`.
+    pub fn part_path(&self, level: usize, shard: Shard) -> PathBuf {
+        self.dir.join(part_name(level, shard))
     }
-    let window: VecDeque<_> = (first..level)
-        .map(|s| open_level(&layout, plan, dir, &listing, s))
-        .collect::<Result<_, _>>()?;
-    let succ = Successors::build(&layout.index, &layout.levels)?;
-    let planes = layout.planes;
-    let levels = &layout.levels;
-    let mut cur = vec![0i16; (slice.end - slice.first) as usize * planes];
-    {
-        // Split the slice into (block, row chunk) tasks, as the level loop does.
-        let mut tasks = Vec::new();
-        let mut rest: &mut [i16] = &mut cur;
-        for r in &slice.rows {
-            let nx = levels.len_of(r.x);
-            let (block, tail) = rest.split_at_mut((r.ry1 - r.ry0) * nx * planes);
-            rest = tail;
-            for (c, chunk) in block.chunks_mut(CHUNK * nx * planes).enumerate() {
-                tasks.push((r.x, r.y, r.ry0 + c * CHUNK, chunk));
+
+    /// Records in `level`'s slice for `shard`.
+    pub fn records(&self, level: usize, shard: Shard) -> u64 {
+        let slice = slice_of(&self.layout, level, shard);
+        slice.end - slice.first
+    }
+
+    /// Computes `shard` of `level` and writes its part (a finished part is checked and
+    /// kept). `progress(records done)`.
+    pub fn run(
+        &self,
+        level: usize,
+        shard: Shard,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> Result<ShardOutcome, BearoffError> {
+        let (dir, plan, layout) = (self.dir, &self.plan, &self.layout);
+        check_level(plan, level)?;
+        let listing = list_parts(dir)?;
+        let slice = slice_of(layout, level, shard);
+        let path = self.part_path(level, shard);
+        if let Some(parts) = listing.get(&level) {
+            if let Some(other) = parts.keys().find(|sh| sh.n != shard.n) {
+                return Err(BearoffError::InvalidParameters(format!(
+                    "{}: level {level} already has parts of a split into {} shards; a split into {} would duplicate records (finish the first split, or delete its parts)",
+                    dir.display(),
+                    other.n,
+                    shard.n
+                )));
+            }
+            if parts.contains_key(&shard) {
+                // Finished before (a part only appears complete): check it, do not redo it.
+                Part::open(&path, plan, level, shard, &slice)?;
+                return Ok(ShardOutcome::AlreadyDone { path });
             }
         }
-        let done = AtomicU64::new(0);
-        tasks.into_par_iter().for_each(|(x, y, y0, chunk)| {
-            compute_chunk(&layout, &succ, &window, level, x, y, y0, chunk);
-            let d = done.fetch_add((chunk.len() / planes) as u64, Ordering::Relaxed);
-            progress(d + (chunk.len() / planes) as u64);
-        });
+        let first = level.saturating_sub(WINDOW);
+        for s in first..level {
+            level_split(dir, &listing, s)?;
+        }
+        let window: VecDeque<_> = (first..level)
+            .map(|s| open_level(layout, plan, dir, &listing, s))
+            .collect::<Result<_, _>>()?;
+        let succ = match self.succ.get() {
+            Some(succ) => succ,
+            None => {
+                let built = Successors::build(&layout.index, &layout.levels)?;
+                self.succ.get_or_init(|| built)
+            }
+        };
+        let planes = layout.planes;
+        let levels = &layout.levels;
+        let mut cur = vec![0i16; (slice.end - slice.first) as usize * planes];
+        {
+            // Split the slice into (block, row chunk) tasks, as the level loop does.
+            let mut tasks = Vec::new();
+            let mut rest: &mut [i16] = &mut cur;
+            for r in &slice.rows {
+                let nx = levels.len_of(r.x);
+                let (block, tail) = rest.split_at_mut((r.ry1 - r.ry0) * nx * planes);
+                rest = tail;
+                for (c, chunk) in block.chunks_mut(CHUNK * nx * planes).enumerate() {
+                    tasks.push((r.x, r.y, r.ry0 + c * CHUNK, chunk));
+                }
+            }
+            let done = AtomicU64::new(0);
+            tasks.into_par_iter().for_each(|(x, y, y0, chunk)| {
+                compute_chunk(layout, succ, &window, level, x, y, y0, chunk);
+                let d = done.fetch_add((chunk.len() / planes) as u64, Ordering::Relaxed);
+                progress(d + (chunk.len() / planes) as u64);
+            });
+        }
+        let path = write_part(dir, plan, level, shard, &slice, &cur)?;
+        Ok(ShardOutcome::Computed {
+            path,
+            records: slice.end - slice.first,
+        })
     }
-    let path = write_part(dir, plan, level, shard, &slice, &cur)?;
-    Ok(ShardOutcome::Computed {
-        path,
-        records: slice.end - slice.first,
-    })
 }
