@@ -9,7 +9,7 @@ use evaluator::engine::{EngineError, EngineOptions};
 use evaluator::eval::{EvalError, Probabilities};
 use evaluator::search::{Lookahead, FILTERS_NORMAL};
 use evaluator::{Evaluator, PositionClass};
-use numpy::{PyArray1, PyArray2, PyArrayMethods};
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray3};
 use pyo3::prelude::*;
 use rayon::prelude::*;
 
@@ -42,42 +42,80 @@ fn eval_error(e: EvalError) -> PyErr {
     file_error(e)
 }
 
+/// A batch to evaluate: positions already built, or the bytes of a `(n, 2, 25)` board
+/// array, turned into positions and checked chunk by chunk on the thread that
+/// evaluates them (one pass over the pool, no array of positions in between).
+#[derive(Clone, Copy)]
+enum Batch<'a> {
+    Positions(&'a [Position]),
+    Boards(&'a [u8]),
+}
+
+/// Why a batch was not evaluated.
+enum RunError {
+    /// A board is not valid (which one: found after).
+    Board,
+    Eval(EvalError),
+}
+
 impl PyEvaluator {
-    /// Evaluates `positions` (0-ply in chunks of 64 through `evaluate_all`, else each
-    /// searched `plies` deep) in parallel; returns the probabilities and classes.
-    fn run(&self, positions: &[Position], plies: u32) -> Result<(Vec<f32>, Vec<u8>), EvalError> {
-        let n = positions.len();
+    /// Evaluates `batch` (0-ply in chunks of 64 through `evaluate_all`, else each
+    /// searched `plies` deep) in parallel; returns the probabilities, 5 per position.
+    fn run(&self, batch: Batch<'_>, plies: u32) -> Result<Vec<f32>, PyErr> {
+        let n = match batch {
+            Batch::Positions(p) => p.len(),
+            Batch::Boards(raw) => raw.len() / 50,
+        };
         let mut probs = vec![0f32; n * 5];
-        let mut classes = vec![0u8; n];
         let ev = &self.inner;
-        positions
-            .par_chunks(CHUNK)
-            .zip(probs.par_chunks_mut(CHUNK * 5))
-            .zip(classes.par_chunks_mut(CHUNK))
-            .try_for_each(|((chunk, out), cls)| -> Result<(), EvalError> {
-                if plies == 0 {
-                    thread_local! {
-                        static RESULTS: std::cell::RefCell<Vec<(Probabilities, PositionClass)>> =
-                            const { std::cell::RefCell::new(Vec::new()) };
-                    }
-                    RESULTS.with(|r| {
-                        let mut r = r.borrow_mut();
-                        ev.evaluate_all(chunk, &mut r)?;
-                        for ((p, c), (o, k)) in r.iter().zip(out.chunks_mut(5).zip(cls.iter_mut())) {
-                            o.copy_from_slice(p);
-                            *k = *c as u8;
-                        }
-                        Ok(())
-                    })
-                } else {
-                    for ((pos, o), k) in chunk.iter().zip(out.chunks_mut(5)).zip(cls.iter_mut()) {
-                        o.copy_from_slice(&ev.evaluate_plied(pos, plies, Lookahead::default())?);
-                        *k = ev.classify(pos) as u8;
+        let work = |(c, out): (usize, &mut [f32])| -> Result<(), RunError> {
+            let first = c * CHUNK;
+            let len = out.len() / 5;
+            let mut local = [Position::EMPTY; CHUNK];
+            let chunk: &[Position] = match batch {
+                Batch::Positions(p) => &p[first..first + len],
+                Batch::Boards(raw) => {
+                    convert::fill_positions(&mut local[..len], &raw[first * 50..(first + len) * 50])
+                        .map_err(|()| RunError::Board)?;
+                    &local[..len]
+                }
+            };
+            if plies == 0 {
+                thread_local! {
+                    static RESULTS: std::cell::RefCell<Vec<(Probabilities, PositionClass)>> =
+                        const { std::cell::RefCell::new(Vec::new()) };
+                }
+                RESULTS.with(|r| {
+                    let mut r = r.borrow_mut();
+                    ev.evaluate_all(chunk, &mut r).map_err(RunError::Eval)?;
+                    for ((p, _), o) in r.iter().zip(out.chunks_mut(5)) {
+                        o.copy_from_slice(p);
                     }
                     Ok(())
+                })
+            } else {
+                for (pos, o) in chunk.iter().zip(out.chunks_mut(5)) {
+                    let p = ev
+                        .evaluate_plied(pos, plies, Lookahead::default())
+                        .map_err(RunError::Eval)?;
+                    o.copy_from_slice(&p);
                 }
-            })?;
-        Ok((probs, classes))
+                Ok(())
+            }
+        };
+        // With a pool of one thread, the calling thread does the work itself (no handoff
+        // to the pool and back, which costs about as much as evaluating 50 positions).
+        let done = if rayon::current_num_threads() == 1 {
+            probs.chunks_mut(CHUNK * 5).enumerate().try_for_each(work)
+        } else {
+            probs.par_chunks_mut(CHUNK * 5).enumerate().try_for_each(work)
+        };
+        match (done, batch) {
+            (Ok(()), _) => Ok(probs),
+            (Err(RunError::Eval(e)), _) => Err(eval_error(e)),
+            (Err(RunError::Board), Batch::Boards(raw)) => Err(value_error(convert::first_bad_board(raw))),
+            (Err(RunError::Board), Batch::Positions(_)) => unreachable!("built positions are valid"),
+        }
     }
 }
 
@@ -157,9 +195,14 @@ impl PyEvaluator {
         plies: u32,
     ) -> PyResult<Bound<'py, PyArray2<f32>>> {
         guard(|| {
-            let positions = convert::positions_of(positions)?;
-            let n = positions.len();
-            let (probs, _) = detached(py, || self.run(&positions, plies), eval_error)?;
+            let probs = if let Ok(a) = positions.extract::<PyReadonlyArray3<u8>>() {
+                let raw = convert::board_bytes(&a)?;
+                detached(py, || self.run(Batch::Boards(&raw), plies), |e| e)?
+            } else {
+                let positions = convert::positions_of(positions)?;
+                detached(py, || self.run(Batch::Positions(&positions), plies), |e| e)?
+            };
+            let n = probs.len() / 5;
             PyArray1::from_vec(py, probs).reshape([n, 5])
         })
     }

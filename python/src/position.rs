@@ -243,18 +243,7 @@ pub fn positions_of(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Position>> {
 
 /// The positions of a `(n, 2, 25)` board array, each validated.
 pub fn positions_of_boards(a: &PyReadonlyArray3<u8>) -> PyResult<Vec<Position>> {
-    if a.shape()[1..] != [2, 25] {
-        return Err(value_error(format!(
-            "boards have shape (n, 2, 25), got {:?}",
-            a.shape()
-        )));
-    }
-    // One copy of the bytes while the GIL is held (Python may change the array
-    // afterwards), then the positions checked on all cores without it.
-    let raw: Vec<u8> = match a.as_slice() {
-        Ok(s) => s.to_vec(),
-        Err(_) => a.as_array().iter().copied().collect(),
-    };
+    let raw = board_bytes(a)?;
     a.py()
         .detach(|| {
             // Filled in place, 256 boards per task (a collect into a Result<Vec> costs
@@ -263,26 +252,49 @@ pub fn positions_of_boards(a: &PyReadonlyArray3<u8>) -> PyResult<Vec<Position>> 
             let checked = out
                 .par_chunks_mut(256)
                 .zip(raw.par_chunks(50 * 256))
-                .try_for_each(|(ps, bytes)| {
-                    for (p, r) in ps.iter_mut().zip(bytes.chunks_exact(50)) {
-                        *p = Position::from_slices(&r[..25], &r[25..]).map_err(|_| ())?;
-                    }
-                    Ok(())
-                });
+                .try_for_each(|(ps, bytes)| fill_positions(ps, bytes));
             match checked {
                 Ok(()) => Ok(out),
-                Err(()) => Err(raw
-                    .chunks_exact(50)
-                    .enumerate()
-                    .find_map(|(i, r)| {
-                        Position::from_slices(&r[..25], &r[25..])
-                            .err()
-                            .map(|e| format!("board {i}: {e}"))
-                    })
-                    .unwrap_or_else(|| "a board is not valid".to_string())),
+                Err(()) => Err(first_bad_board(&raw)),
             }
         })
         .map_err(value_error)
+}
+
+/// The bytes of a `(n, 2, 25)` board array, row after row: one copy while the GIL is
+/// held (Python may change the array afterwards), to be checked and used without it.
+pub fn board_bytes(a: &PyReadonlyArray3<u8>) -> PyResult<Vec<u8>> {
+    if a.shape()[1..] != [2, 25] {
+        return Err(value_error(format!(
+            "boards have shape (n, 2, 25), got {:?}",
+            a.shape()
+        )));
+    }
+    Ok(match a.as_slice() {
+        Ok(s) => s.to_vec(),
+        Err(_) => a.as_array().iter().copied().collect(),
+    })
+}
+
+/// Fills `out` with the positions of `bytes` (50 per board), each validated; `Err` at
+/// the first bad board (which [`first_bad_board`] names).
+pub fn fill_positions(out: &mut [Position], bytes: &[u8]) -> Result<(), ()> {
+    for (p, r) in out.iter_mut().zip(bytes.chunks_exact(50)) {
+        *p = Position::from_slices(&r[..25], &r[25..]).map_err(|_| ())?;
+    }
+    Ok(())
+}
+
+/// `board I: why` for the first invalid board of `raw` (50 bytes a board).
+pub fn first_bad_board(raw: &[u8]) -> String {
+    raw.chunks_exact(50)
+        .enumerate()
+        .find_map(|(i, r)| {
+            Position::from_slices(&r[..25], &r[25..])
+                .err()
+                .map(|e| format!("board {i}: {e}"))
+        })
+        .unwrap_or_else(|| "a board is not valid".to_string())
 }
 
 /// Boards of positions as a `(n, 2, 25)` uint8 array.

@@ -1,7 +1,9 @@
 """Evaluation against gnubg's recorded 0-ply evaluations and move choices
 (testdata/gnubg) and against the `evaluator` command-line tool."""
 
+import os
 import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -128,3 +130,29 @@ def test_batch_evaluation_releases_the_gil(evaluator):
     assert done[0].shape == (40960, 5)
     # The main thread ran Python all along: the evaluation held no GIL.
     assert ticks > 1000, ticks
+
+
+def test_boards_evaluate_as_ids_on_any_number_of_threads(evaluator, tmp_path):
+    # Board arrays are turned into positions and checked chunk by chunk where they are
+    # evaluated; with one thread the caller's thread does it all. Same bits either way,
+    # and the first bad board is named.
+    boards = bgkit.bench_positions()[:1000]
+    got = evaluator.evaluate(boards)
+    assert np.array_equal(got, evaluator.evaluate(bgkit.position_ids(boards)))
+    out = tmp_path / "one.npy"
+    script = (
+        "import sys, numpy as np, bgkit\n"
+        "ev = bgkit.Evaluator(sys.argv[1], bearoff_os=sys.argv[2], bearoff_ts=sys.argv[3])\n"
+        "np.save(sys.argv[4], ev.evaluate(bgkit.bench_positions()[:1000]))\n"
+    )
+    env = dict(os.environ, RAYON_NUM_THREADS="1")
+    subprocess.run([sys.executable, "-c", script, str(WD), str(OS0), str(TS0), str(out)],
+                   check=True, env=env, timeout=300)
+    assert np.array_equal(np.load(out), got)
+    bad = bgkit.Position.start().board
+    bad[0, 5] -= 1
+    bad[0, 0] = 1
+    many = boards.copy()
+    many[650], many[300] = bad, bad
+    with pytest.raises(ValueError, match="board 300:"):
+        evaluator.evaluate(many)
