@@ -5,7 +5,7 @@
 # gnubg's weights, and write a markdown report with the plots.
 #
 #   scripts/overnight.sh [--quick] [--td-only] [--dir DIR] [--rounds N] [--threads T]
-#                        [--rollout-weights current|gnubg] [--fresh]
+#                        [--rollout-weights current|gnubg] [--hours H] [--fresh]
 #
 # Every step logs to DIR/logs/<step>.log and leaves DIR/steps/<step>.done when it has
 # finished; rerunning the same command after an interruption skips finished steps and
@@ -14,6 +14,12 @@
 # profiles.sh (--quick: minutes; default: a night on 2 cores); environment variables
 # of the same names override them (e.g. TD_MINUTES=60). --td-only: no
 # supervised rounds; TD self-play for the whole night (8 hours unless TD_MINUTES).
+# --hours H: a time budget for the whole run (across interruptions: DIR/clock counts
+# the seconds spent): each step gets its share (TD 40 %, the benchmark set 7 %, the
+# rounds 35 %, the final duels the rest) through the tools' --minutes, later rounds
+# are dropped when the time is short, the final duels are sized to the time left, and
+# the run ends within the budget plus the last step's overrun (seconds). The profile's
+# sizes become upper bounds.
 # Needs cargo and python3 (or BGKIT_BIN=DIR: use the bgkit binaries in DIR, no build);
 # gnubg's weights are used when installed.
 set -euo pipefail
@@ -26,6 +32,7 @@ rounds=""
 threads=""
 rollout_weights=current
 fresh=0
+hours=""
 need() { [ $# -ge 2 ] || { echo "overnight.sh: $1 needs a value" >&2; exit 2; }; }
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -35,8 +42,9 @@ while [ $# -gt 0 ]; do
     --rounds) need "$@"; rounds=$2; shift ;;
     --threads) need "$@"; threads=$2; shift ;;
     --rollout-weights) need "$@"; rollout_weights=$2; shift ;;
+    --hours) need "$@"; hours=$2; shift ;;
     --fresh) fresh=1 ;;
-    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "overnight.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -48,6 +56,10 @@ if [ -n "$rounds" ] && ! [[ "$rounds" =~ ^[0-9]+$ ]]; then
 fi
 if [ -n "$threads" ] && ! [[ "$threads" =~ ^[1-9][0-9]*$ ]]; then
   echo "overnight.sh: --threads must be a positive whole number, got '$threads'" >&2
+  exit 2
+fi
+if [ -n "$hours" ] && ! python3 -c 'import sys; h = float(sys.argv[1]); sys.exit(0 if 0 < h < 10000 else 1)' "$hours" 2>/dev/null; then
+  echo "overnight.sh: --hours must be a positive number of hours, got '$hours'" >&2
   exit 2
 fi
 suffix=""
@@ -79,6 +91,43 @@ mainlog="$dir/overnight.log"
 
 log() { printf '%s %s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$*" | tee -a "$mainlog"; }
 
+# --- The time budget (--hours) -------------------------------------------------------------
+# DIR/hours holds the budget of the run (a rerun keeps it); DIR/clock the seconds spent
+# in all invocations so far, saved every 2 s and after every step.
+if [ -f "$dir/hours" ]; then
+  old=$(cat "$dir/hours")
+  if [ -n "$hours" ] && [ "$hours" != "$old" ]; then
+    echo "overnight.sh: $dir was started with --hours $old (a run keeps its budget; use another --dir)" >&2
+    exit 2
+  fi
+  hours=$old
+elif [ -n "$hours" ]; then
+  echo "$hours" >"$dir/hours"
+fi
+budget_s=""
+if [ -n "$hours" ]; then
+  budget_s=$(python3 -c 'import sys; print(int(float(sys.argv[1]) * 3600))' "$hours")
+  # Time decides; the profile's sizes are upper bounds.
+  TD_GAMES=1000000000
+  TD_MINUTES=$(python3 -c 'import sys; print(float(sys.argv[1]) * 0.40 / 60)' "$budget_s")
+fi
+spent0=$(cat "$dir/clock" 2>/dev/null || echo 0)
+epoch0=$(date +%s)
+spent() { echo $((spent0 + $(date +%s) - epoch0)); }
+save_clock() { local t="$dir/clock.$BASHPID"; spent >"$t" && mv -f "$t" "$dir/clock"; }
+if [ -n "$budget_s" ]; then
+  ( while kill -0 $$ 2>/dev/null; do save_clock; sleep 2; done ) &
+  ticker=$!
+  trap 'save_clock; kill $ticker 2>/dev/null || true' EXIT
+fi
+# budget_minutes SHARE RESERVE: the minutes of a step: SHARE of the budget, at most what
+# is left once RESERVE (a share of the budget kept for the steps after it) is set
+# aside; at least 0.01 (the tools then do their smallest unit of work).
+budget_minutes() {
+  python3 -c 'import sys; b, s, share, keep = map(float, sys.argv[1:]); print("%.3f" % max(0.01, min(share * b, b - s - keep * b) / 60))' \
+    "$budget_s" "$(spent)" "$1" "$2"
+}
+
 # step NAME COMMAND...: runs COMMAND (its output to logs/NAME.log) unless NAME is done.
 step() {
   local name=$1
@@ -91,7 +140,8 @@ step() {
   local t0=$SECONDS
   if "$@" >>"$dir/logs/$name.log" 2>&1; then
     echo "$((SECONDS - t0))" >"$dir/steps/$name.done"
-    log "done  $name ($((SECONDS - t0)) s)"
+    [ -n "$budget_s" ] && save_clock
+    log "done  $name ($((SECONDS - t0)) s$([ -n "$budget_s" ] && echo ", $(spent) of $budget_s s of the budget spent"))"
   else
     local rc=$?
     log "FAIL  $name (exit $rc after $((SECONDS - t0)) s): see $dir/logs/$name.log"
@@ -147,11 +197,14 @@ td() {
     local left
     left=$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); print(max(0.0, float(sys.argv[2]) - s["elapsed_seconds"] / 60))' \
       "$dir/td/state.json" "$TD_MINUTES")
+    [ -n "$budget_s" ] && left=$(python3 -c 'import sys; print(min(map(float, sys.argv[1:])))' "$left" "$(budget_minutes 0.40 0.45)")
     if python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) > 0.05 else 1)' "$left"; then
       "$bin/trainer" td --resume "$dir/td" --games "$TD_GAMES" --minutes "$left" "${thread_args[@]}" "${dbs[@]}"
     fi
   else
-    "$bin/trainer" td --out "$dir/td" --games "$TD_GAMES" --minutes "$TD_MINUTES" --bench-every "$TD_BENCH_EVERY" \
+    local m=$TD_MINUTES
+    [ -n "$budget_s" ] && m=$(budget_minutes 0.40 0.45)
+    "$bin/trainer" td --out "$dir/td" --games "$TD_GAMES" --minutes "$m" --bench-every "$TD_BENCH_EVERY" \
       --bench-games "$TD_BENCH_GAMES" --checkpoint-every "$TD_BENCH_EVERY" "${thread_args[@]}" "${dbs[@]}"
   fi
 }
@@ -164,12 +217,15 @@ step td td
 ref_wd=$gnubg_wd
 [ "$have_gnubg" = 0 ] && ref_wd="$dir/td/net.wd"
 benchset() {
+  local m1=() m2=()
+  [ -n "$budget_s" ] && m1=(--minutes "$(budget_minutes 0.02 0.40)")
   "$bin/datasets" sample --weights "$ref_wd" --games "$BENCH_GAMES" --seed 9001 -o "$dir/bench-all.csv" --force \
-    --quiet "${thread_args[@]}" "${dbs[@]}"
+    --quiet "${m1[@]}" "${thread_args[@]}" "${dbs[@]}"
   awk 'NR == 1 || NR % 10 == 0' "$dir/bench-all.csv" >"$dir/bench-positions.csv"
+  [ -n "$budget_s" ] && m2=(--minutes "$(budget_minutes 0.05 0.35)")
   "$bin/datasets" benchmark build --weights "$ref_wd" --input "$dir/bench-positions.csv" -o "$dir/bench.jsonl" \
     --candidates "$BENCH_CANDIDATES" --trials "$BENCH_TRIALS" --truncate "$BENCH_TRUNCATE" \
-    --max-positions "$BENCH_POSITIONS" --seed 9002 --quiet "${thread_args[@]}" "${dbs[@]}"
+    --max-positions "$BENCH_POSITIONS" --seed 9002 --quiet "${m2[@]}" "${thread_args[@]}" "${dbs[@]}"
 }
 step benchset benchset
 
@@ -188,44 +244,86 @@ supervise() {
   local class=$1 init=$2 out=$3
   shift 3
   if [ -f "$out/supervised.json" ]; then
-    "$bin/trainer" supervised --resume "$out" "${thread_args[@]}"
+    "$bin/trainer" supervised --resume "$out" "${thread_args[@]}" "${minutes_args[@]}"
   else
     "$bin/trainer" supervised --init "$init" --class "$class" --out "$out" --epochs "$EPOCHS" --lr "$LR" \
-      --patience 4 --plateau 1 "$@" "${thread_args[@]}"
+      --patience 4 --plateau 1 "$@" "${thread_args[@]}" "${minutes_args[@]}"
   fi
 }
 
 current="$dir/td/net.wd"
 data_args=()
+rounds_done=0
+minutes_args=()
 for r in $(seq 1 "$ROUNDS"); do
   rd="$dir/round-$r"
+  # With a budget: a round gets 35 % / ROUNDS of it (sampling 10 % of that, rollouts
+  # 55 %, each class's training 8 %); it is not started unless its share and the final
+  # duels' 12 % are left (a round begun before an interruption is finished).
+  round_share=""
+  if [ -n "$budget_s" ]; then
+    round_share=$(python3 -c 'import sys; print(0.35 / int(sys.argv[1]))' "$ROUNDS")
+    if [ ! -d "$rd" ] && ! python3 -c 'import sys; s, b, share = map(float, sys.argv[1:]); sys.exit(0 if b - s >= (share + 0.12) * b * 0.9 else 1)' \
+      "$(spent)" "$budget_s" "$round_share"; then
+      log "budget: $(spent) of $budget_s s spent, round $r and later dropped"
+      break
+    fi
+  fi
+  share() { python3 -c 'import sys; print(float(sys.argv[1]) * float(sys.argv[2]))' "$round_share" "$1"; }
   mkdir -p "$rd"
   roller=$current
   [ "$rollout_weights" = gnubg ] && roller=$gnubg_wd
   sample() {
+    local m=()
+    [ -n "$budget_s" ] && m=(--minutes "$(budget_minutes "$(share 0.10)" 0.12)")
     "$bin/datasets" sample --weights "$current" --games "$SAMPLE_GAMES" --seed "$((100 + r))" -o "$rd/sampled.csv" --force \
-      --quiet "${thread_args[@]}" "${dbs[@]}"
+      --quiet "${m[@]}" "${thread_args[@]}" "${dbs[@]}"
     head -n "$((MAX_POSITIONS + 1))" "$rd/sampled.csv" >"$rd/positions.csv"
   }
   step "round-$r-sample" sample
   rollout() {
+    local m=()
+    [ -n "$budget_s" ] && m=(--minutes "$(budget_minutes "$(share 0.55)" 0.12)")
     "$bin/datasets" rollout --weights "$roller" --input "$rd/positions.csv" -o "$rd/data.bgds" \
-      --trials "$ROLLOUT_TRIALS" --truncate "$ROLLOUT_TRUNCATE" --seed "$((200 + r))" --quiet "${thread_args[@]}" "${dbs[@]}"
+      --trials "$ROLLOUT_TRIALS" --truncate "$ROLLOUT_TRUNCATE" --seed "$((200 + r))" --quiet "${m[@]}" "${thread_args[@]}" "${dbs[@]}"
     "$bin/datasets" stats "$rd/data.bgds"
   }
   step "round-$r-rollout" rollout
   # Train on every round's data so far.
   data_args+=(--data "$rd/data.bgds")
+  [ -n "$budget_s" ] && minutes_args=(--minutes "$(budget_minutes "$(share 0.08)" 0.12)")
   step "round-$r-contact" supervise contact "$current" "$rd/contact" "${data_args[@]}"
+  [ -n "$budget_s" ] && minutes_args=(--minutes "$(budget_minutes "$(share 0.08)" 0.12)")
   step "round-$r-crashed" supervise crashed "$rd/contact/net.wd" "$rd/crashed" "${data_args[@]}"
+  [ -n "$budget_s" ] && minutes_args=(--minutes "$(budget_minutes "$(share 0.08)" 0.12)")
   step "round-$r-race" supervise race "$rd/crashed/net.wd" "$rd/race" "${data_args[@]}"
   current="$rd/race/net.wd"
   step "round-$r-measure" measure "$current" "$rd/measure" "$ROUND_DUEL_GAMES"
+  rounds_done=$r
 done
+ROUNDS=$rounds_done
 
 # --- 5. Final duel table -----------------------------------------------------------------
 players=("$dir/td/net.wd")
 for r in $(seq 1 "$ROUNDS"); do players+=("$dir/round-$r/race/net.wd"); done
+# With a budget: the duels' games are sized to the time left (less 3 % of the budget),
+# at the rate the TD net's measurement played, at most DUEL_GAMES; kept in
+# DIR/final-games so that a resumed run plays the same number.
+if [ -n "$budget_s" ]; then
+  if [ ! -f "$dir/final-games" ]; then
+    duels=$(( ${#players[@]} * (1 + have_gnubg) + have_gnubg ))
+    python3 -c 'import sys
+games, secs, left, duels, most = map(float, sys.argv[1:])
+rate = games / max(secs, 1.0)
+n = int(rate * max(left, 0.0) / duels) // 2 * 2
+print(int(min(most, max(100, n))))' \
+      "$ROUND_DUEL_GAMES" "$(cat "$dir/steps/measure-td.done")" \
+      "$(python3 -c 'import sys; b, s = map(float, sys.argv[1:]); print(b - s - 0.03 * b)' "$budget_s" "$(spent)")" \
+      "$duels" "$DUEL_GAMES" >"$dir/final-games"
+  fi
+  DUEL_GAMES=$(cat "$dir/final-games")
+  log "budget: $(spent) of $budget_s s spent; final duels of $DUEL_GAMES games"
+fi
 # One step per net (so a rerun with more --rounds plays only the new nets' duels), then
 # the reference players.
 final_duels() {

@@ -76,3 +76,17 @@ pub struct JobArgs {
     #[arg(long)]
     pub force: bool,
 }
+
+/// The deadline of `--minutes M` ("stop after this many minutes of this session"), the
+/// same check in every tool: M must be a positive number.
+pub fn deadline(minutes: Option<f64>) -> anyhow::Result<Option<std::time::Instant>> {
+    match minutes {
+        Some(m) if !(m > 0.0 && m.is_finite()) => {
+            anyhow::bail!("--minutes must be a positive number, got {m}")
+        }
+        Some(m) => Ok(Some(
+            std::time::Instant::now() + std::time::Duration::from_secs_f64(m * 60.0),
+        )),
+        None => Ok(None),
+    }
+}

@@ -50,6 +50,7 @@ fn job(dir: &Path, input: &Path, settings: &RolloutSettings) -> RolloutJob {
         shard: Shard::ALL,
         threads: 2,
         fresh: false,
+        deadline: None,
     }
 }
 

@@ -75,6 +75,11 @@ pub struct BuildArgs {
     /// join the parts with `datasets merge`.
     #[arg(long, value_name = "K/N")]
     shard: Option<Shard>,
+    /// Stop after this many minutes of this session (after the chunk of 16 positions
+    /// in progress, at least one); the set holds the positions done, and the summary
+    /// says how many were left out. Not with --shard (a merge needs whole shards).
+    #[arg(long, value_name = "M", conflicts_with = "shard")]
+    minutes: Option<f64>,
     #[command(flatten)]
     job: JobArgs,
 }
@@ -96,6 +101,7 @@ fn build(args: BuildArgs) -> Result<ExitCode> {
     inputs.push(&args.input);
     cli_support::outputs::check(&args.output, &inputs, args.job.force)?;
     let threads = thread_count(args.job.threads)?;
+    let deadline = cli_support::args::deadline(args.minutes)?;
     let job = BenchmarkJob {
         engine: engine_files(&args.engine)?,
         input: args.input,
@@ -119,18 +125,20 @@ fn build(args: BuildArgs) -> Result<ExitCode> {
         shard: args.shard.unwrap_or(Shard::ALL),
         threads,
         fresh: args.job.fresh,
+        deadline,
     };
     let done = benchmark::run(&job, &mut Bar::new("positions", args.job.quiet))?;
     note(
         args.job.quiet,
         &format!(
-            "datasets: benchmark of {} positions ({} with a choice) x {} candidates x {} trials in {:.1}s -> {}",
+            "datasets: benchmark of {} positions ({} with a choice) x {} candidates x {} trials in {:.1}s -> {}{}",
             done.positions,
             done.entries,
             args.candidates,
             args.trials,
             done.seconds,
-            job.output.display()
+            job.output.display(),
+            if done.left > 0 { format!(" (stopped by --minutes: {} of {} positions left out)", done.left, done.positions + done.left) } else { String::new() }
         ),
     );
     Ok(ExitCode::SUCCESS)

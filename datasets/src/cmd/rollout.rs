@@ -67,6 +67,12 @@ pub struct Args {
     /// with `datasets merge`.
     #[arg(long, value_name = "K/N")]
     shard: Option<Shard>,
+    /// Stop after this many minutes of this session (no position is started after it: the output holds
+    /// the positions rolled out, in input order); the output
+    /// holds what was done, and the summary says what was left out. Not with --shard
+    /// (a merge needs whole shards).
+    #[arg(long, value_name = "M", conflicts_with = "shard")]
+    minutes: Option<f64>,
     /// Print a summary of the run as JSON on stdout at the end (the output file is the
     /// same).
     #[arg(long)]
@@ -80,6 +86,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     inputs.push(&args.input);
     cli_support::outputs::check(&args.output, &inputs, args.job.force)?;
     let threads = thread_count(args.job.threads)?;
+    let deadline = cli_support::args::deadline(args.minutes)?;
     let job = RolloutJob {
         engine: engine_files(&args.engine)?,
         input: args.input,
@@ -98,19 +105,29 @@ pub fn run(args: Args) -> Result<ExitCode> {
         shard: args.shard.unwrap_or(Shard::ALL),
         threads,
         fresh: args.job.fresh,
+        deadline,
     };
     let format = Format::for_output(&job.output, job.format)?;
     let done = rollout::run(&job, &mut Bar::new("positions", args.job.quiet))?;
     note(
         args.job.quiet,
         &format!(
-            "datasets: rolled out {} positions ({} new) x {} trials in {:.1}s ({:.0} trials/s) -> {}",
+            "datasets: rolled out {} positions ({} new) x {} trials in {:.1}s ({:.0} trials/s) -> {}{}",
             done.positions,
             done.new,
             args.trials,
             done.seconds,
             done.trials as f64 / done.seconds.max(1e-9),
-            job.output.display()
+            job.output.display(),
+            if done.left > 0 {
+                format!(
+                    " (stopped by --minutes: {} of {} positions left out)",
+                    done.left,
+                    done.positions + done.left
+                )
+            } else {
+                String::new()
+            }
         ),
     );
     if args.json {
@@ -121,6 +138,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             "shard": job.shard.to_string(),
             "positions": done.positions,
             "new": done.new,
+            "left": done.left,
             "resumed": done.positions - done.new,
             "trials": job.settings.trials,
             "trials_played": done.trials,

@@ -59,6 +59,12 @@ pub struct Args {
     /// parts with `datasets merge`.
     #[arg(long, value_name = "K/N")]
     shard: Option<Shard>,
+    /// Stop after this many minutes of this session (after the chunk of 256 games in progress, at
+    /// least one: the first games of the whole run); the output
+    /// holds what was done, and the summary says what was left out. Not with --shard
+    /// (a merge needs whole shards).
+    #[arg(long, value_name = "M", conflicts_with = "shard")]
+    minutes: Option<f64>,
     /// Print a summary of the run as JSON on stdout at the end (the output file is the
     /// same).
     #[arg(long)]
@@ -84,6 +90,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     inputs.extend(args.disagree_weights.as_deref());
     cli_support::outputs::check(&args.output, &inputs, args.job.force)?;
     let threads = thread_count(args.job.threads)?;
+    let deadline = cli_support::args::deadline(args.minutes)?;
     let job = SampleJob {
         engine: engine_files(&args.engine)?,
         output: args.output,
@@ -100,22 +107,33 @@ pub fn run(args: Args) -> Result<ExitCode> {
         threshold: args.threshold,
         threads,
         fresh: args.job.fresh,
+        deadline,
     };
     let done = sample::run(&job, &mut Bar::new("games", args.job.quiet))?;
     note(
         args.job.quiet,
         &format!(
-            "datasets: {} games, {} positions kept in {:.1}s -> {}",
+            "datasets: {} games, {} positions kept in {:.1}s -> {}{}",
             done.games,
             done.positions,
             done.seconds,
-            job.output.display()
+            job.output.display(),
+            if done.left > 0 {
+                format!(
+                    " (stopped by --minutes: {} of {} games not played)",
+                    done.left,
+                    done.games + done.left
+                )
+            } else {
+                String::new()
+            }
         ),
     );
     if args.json {
         print_json(&json!({
             "output": job.output.display().to_string(),
             "games": done.games,
+            "games_left": done.left,
             "shard": job.shard.to_string(),
             "positions": done.positions,
             "seed": job.settings.seed,

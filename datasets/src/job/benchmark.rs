@@ -45,6 +45,9 @@ pub struct BenchmarkJob {
     pub threads: usize,
     /// Discard an earlier run's partial results instead of resuming.
     pub fresh: bool,
+    /// Stop after the chunk of 16 positions in progress at this time (at least one
+    /// chunk is built): the set holds the entries of the positions done.
+    pub deadline: Option<Instant>,
 }
 
 /// What a finished benchmark build did.
@@ -52,6 +55,8 @@ pub struct BenchmarkJob {
 pub struct BenchmarkSummary {
     /// Input positions of the wanted classes used (of the shard).
     pub positions: usize,
+    /// Positions of the shard left out because the deadline came first.
+    pub left: usize,
     /// Of those, positions with a choice of moves (the set's entries).
     pub entries: usize,
     /// Seconds this run took.
@@ -113,8 +118,8 @@ pub fn run(job: &BenchmarkJob, progress: &mut dyn Progress) -> Result<BenchmarkS
     let pool = pool(job.threads)?;
     progress.start(mine as u64, (start - block.start) as u64);
     let started = Instant::now();
+    let mut at = start;
     let outcome = (|| -> Result<(), JobError> {
-        let mut at = start;
         while at < block.end {
             let end = (at + CHUNK_POSITIONS).min(block.end);
             let entries: Vec<Option<String>> = pool.install(|| {
@@ -140,6 +145,9 @@ pub fn run(job: &BenchmarkJob, progress: &mut dyn Progress) -> Result<BenchmarkS
             lines.extend(chunk);
             at = end;
             progress.update((at - block.start) as u64, None);
+            if job.deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
         }
         Ok(())
     })();
@@ -162,7 +170,8 @@ pub fn run(job: &BenchmarkJob, progress: &mut dyn Progress) -> Result<BenchmarkS
     benchmark::write(&job.output, &header, &lines)?;
     journal.remove()?;
     Ok(BenchmarkSummary {
-        positions: mine,
+        positions: at - block.start,
+        left: block.end - at,
         entries: lines.len(),
         seconds: started.elapsed().as_secs_f64(),
     })

@@ -38,6 +38,9 @@ pub struct RolloutJob {
     pub threads: usize,
     /// Discard an earlier run's partial results instead of resuming.
     pub fresh: bool,
+    /// Start no position after this time: the output holds the positions rolled out
+    /// (in input order), [`RolloutSummary::left`] says how many were not.
+    pub deadline: Option<Instant>,
 }
 
 /// What a finished rollout job did.
@@ -45,6 +48,8 @@ pub struct RolloutJob {
 pub struct RolloutSummary {
     /// Positions of the shard written.
     pub positions: usize,
+    /// Positions of the shard left out because the deadline came first.
+    pub left: usize,
     /// Of those, rolled out by this run (the others came from the journal).
     pub new: usize,
     /// Trials played by this run.
@@ -102,7 +107,7 @@ pub fn run(job: &RolloutJob, progress: &mut dyn Progress) -> Result<RolloutSumma
                     .par_iter()
                     .with_max_len(1)
                     .try_for_each_with(tx, |tx, &i| {
-                        if stop.load(Ordering::Relaxed) {
+                        if stop.load(Ordering::Relaxed) || job.deadline.is_some_and(|d| Instant::now() >= d) {
                             return Err(());
                         }
                         let r = roller.rollout(&input[i]);
@@ -155,19 +160,21 @@ pub fn run(job: &RolloutJob, progress: &mut dyn Progress) -> Result<RolloutSumma
     });
     progress.finish();
     outcome?;
-    let samples: Vec<Sample> = mine
-        .iter()
-        .map(|&i| done[i].expect("every position of the shard is done"))
-        .collect();
+    let samples: Vec<Sample> = mine.iter().filter_map(|&i| done[i]).collect();
+    if job.deadline.is_none() {
+        assert_eq!(samples.len(), mine.len(), "every position of the shard is done");
+    }
     if shard != Shard::ALL {
         // Before the output: a rerun after a kill between the two writes both again.
         Manifest::new("rollout", shard, &description, samples.len()).write(&job.output)?;
     }
     format::write(&job.output, out_format, &samples)?;
     journal.remove()?;
+    let left = mine.len() - samples.len();
     Ok(RolloutSummary {
-        positions: mine.len(),
-        new: pending.len(),
+        positions: samples.len(),
+        left,
+        new: pending.len() - left,
         trials: trials_done,
         seconds: started.elapsed().as_secs_f64(),
     })

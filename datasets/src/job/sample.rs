@@ -45,13 +45,20 @@ pub struct SampleJob {
     pub threads: usize,
     /// Discard an earlier run's partial results instead of resuming.
     pub fresh: bool,
+    /// Stop after the chunk of games in progress at this time (at least one chunk is
+    /// played): the output holds the positions of the games played (whole chunks of
+    /// 256, so the first games of the whole run's file).
+    pub deadline: Option<Instant>,
 }
 
 /// What a finished sampling job did.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SampleSummary {
-    /// Games played (this run and the resumed one; the shard's games).
+    /// Games played (this run and the resumed one; the shard's games unless stopped by
+    /// the deadline).
     pub games: u64,
+    /// Games not played because the deadline came first.
+    pub left: u64,
     /// Positions kept and written.
     pub positions: usize,
     /// Seconds this run took.
@@ -131,6 +138,9 @@ pub fn run(job: &SampleJob, progress: &mut dyn Progress) -> Result<SampleSummary
             kept.extend(ids);
             next = end;
             progress.update(next - games.start, Some(format!("{} positions", kept.len())));
+            if job.deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
         }
         Ok(())
     })();
@@ -148,7 +158,8 @@ pub fn run(job: &SampleJob, progress: &mut dyn Progress) -> Result<SampleSummary
     })?;
     journal.remove()?;
     Ok(SampleSummary {
-        games: games.end - games.start,
+        games: next - games.start,
+        left: games.end - next,
         positions: kept.len(),
         seconds: started.elapsed().as_secs_f64(),
     })

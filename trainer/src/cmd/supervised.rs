@@ -179,11 +179,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         cli_support::outln!("{}", serde_json::to_string(&r)?)?;
         return Ok(ExitCode::SUCCESS);
     }
-    let deadline = match args.minutes {
-        Some(m) if !(m > 0.0 && m.is_finite()) => bail!("--minutes must be a positive number, got {m}"),
-        Some(m) => Some(std::time::Instant::now() + std::time::Duration::from_secs_f64(m * 60.0)),
-        None => None,
-    };
+    let deadline = cli_support::args::deadline(args.minutes)?;
     if args.resume.is_some() {
         check_resume_flags(&args)?;
     }

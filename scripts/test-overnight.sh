@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# The budgeted overnight pipeline on a toy budget (issue 17), with the bgkit binaries in
+# $BGKIT_BIN (default target/debug: the test build, as CI has it):
+#  1. `overnight.sh --quick --hours H` ends within H plus a margin and writes its report;
+#  2. a second run is killed with SIGKILL (the whole process group) once in each of its
+#     steps, then rerun each time: it resumes and completes every step, and its report
+#     has the same nets and steps.
+#   scripts/test-overnight.sh [--keep]    (--keep: leave the scratch directory)
+# Prints one line per check; exit 0 when all pass.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+keep=0
+[ "${1:-}" = --keep ] && keep=1
+export BGKIT_BIN=${BGKIT_BIN:-${CARGO_TARGET_DIR:-$root/target}/debug}
+for tool in gen-bearoff evaluator datasets trainer; do
+  [ -x "$BGKIT_BIN/$tool" ] || { echo "test-overnight.sh: no $tool in $BGKIT_BIN (cargo build)" >&2; exit 2; }
+done
+scratch=$(mktemp -d /tmp/bgkit-overnight-test.XXXXXX)
+cleanup() { if [ "$keep" = 1 ]; then echo "scratch kept: $scratch"; else rm -rf "$scratch"; fi; }
+trap cleanup EXIT
+failures=0
+t0=$SECONDS
+pass() { echo "PASS $* [$((SECONDS - t0)) s]"; }
+fail() { echo "FAIL $* [$((SECONDS - t0)) s]"; failures=$((failures + 1)); }
+
+# Toy sizes: the budget decides, these only keep the steps short.
+export SAMPLE_GAMES=40 MAX_POSITIONS=600 BENCH_GAMES=20 BENCH_POSITIONS=60 ROUND_DUEL_GAMES=200 DUEL_GAMES=400
+hours=0.015 # 54 s
+budget=54
+margin=15
+
+# --- 1. Within the budget ---------------------------------------------------------------
+start=$SECONDS
+if "$here/overnight.sh" --quick --hours "$hours" --dir "$scratch/a" >"$scratch/a.log" 2>&1; then
+  took=$((SECONDS - start))
+  clock=$(cat "$scratch/a/clock")
+  if [ "$took" -le $((budget + margin)) ] && [ "$clock" -le $((budget + margin)) ] && grep -q '^| TD |' "$scratch/a/report.md"; then
+    pass "budget: --hours $hours ($budget s) took $took s wall, $clock s on its clock, report written"
+  else
+    fail "budget: --hours $hours ($budget s) took $took s wall ($clock s on its clock), over $budget + $margin s, or no report"
+  fi
+else
+  fail "budget: the run failed: $(tail -n 3 "$scratch/a.log")"
+fi
+
+# --- 2. Killed in every step, resumed each time -----------------------------------------
+dir="$scratch/b"
+steps_seen=()
+kills=0
+for round in $(seq 1 40); do
+  [ -f "$dir/report.md" ] && break
+  setsid "$here/overnight.sh" --quick --hours "$hours" --dir "$dir" >>"$scratch/b.log" 2>&1 &
+  pid=$!
+  # The first step not done yet: wait until it has started, then a little longer.
+  target=""
+  for _ in $(seq 1200); do
+    if ! kill -0 "$pid" 2>/dev/null; then break; fi
+    target=$(grep -o 'start [a-z0-9-]*' "$dir/overnight.log" 2>/dev/null | tail -n1 | cut -d' ' -f2 || true)
+    if [ -n "$target" ] && [ ! -e "$dir/steps/$target.done" ] \
+      && [[ " ${steps_seen[*]} " != *" $target "* ]]; then
+      sleep 0.7
+      break
+    fi
+    sleep 0.05
+  done
+  if kill -0 "$pid" 2>/dev/null && [ -n "$target" ] && [[ " ${steps_seen[*]} " != *" $target "* ]]; then
+    kill -9 -- "-$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+    steps_seen+=("$target")
+    kills=$((kills + 1))
+    echo "killed (SIGKILL, process group) during step $target"
+  else
+    wait "$pid" 2>/dev/null || true
+  fi
+done
+if [ -f "$dir/report.md" ]; then
+  a_nets=$(grep -c '^| \(TD\|round [0-9]*\) |' "$scratch/a/report.md" || true)
+  b_nets=$(grep -c '^| \(TD\|round [0-9]*\) |' "$dir/report.md" || true)
+  a_steps=$(ls "$scratch/a/steps" | sort | tr '\n' ' ')
+  b_steps=$(ls "$dir/steps" | sort | tr '\n' ' ')
+  if [ "$kills" -ge 8 ] && [ "$a_nets" = "$b_nets" ] && [ "$a_steps" = "$b_steps" ]; then
+    pass "resume: killed $kills times (in ${steps_seen[*]}), resumed each time: every step done, report with the $b_nets nets of an uninterrupted run"
+  else
+    fail "resume: $kills kills; nets $b_nets vs $a_nets; steps '$b_steps' vs '$a_steps'"
+  fi
+else
+  fail "resume: no report after $kills kills: $(tail -n 5 "$scratch/b.log")"
+fi
+
+echo "overnight test: $failures failure(s), $((SECONDS - t0)) s"
+[ "$failures" = 0 ]
