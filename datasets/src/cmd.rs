@@ -105,3 +105,12 @@ impl Progress for Bar {
         }
     }
 }
+
+/// What a run stopped by `--minutes` left out, for its summary line: ` (stopped by
+/// --minutes: LEFT of TOTAL WHAT)`, or nothing when it finished.
+pub fn stopped_note(left: u64, total: u64, what: &str) -> String {
+    if left == 0 {
+        return String::new();
+    }
+    format!(" (stopped by --minutes: {left} of {total} {what})")
+}

@@ -73,6 +73,7 @@ fn sample_json_summary_counts_what_the_file_holds() {
             "disagree_weights",
             "epsilon",
             "games",
+            "games_left",
             "noise",
             "output",
             "positions",
@@ -85,6 +86,7 @@ fn sample_json_summary_counts_what_the_file_holds() {
     );
     assert_eq!(m["output"], s(&a));
     assert_eq!(m["games"], 7);
+    assert_eq!(m["games_left"], 0);
     assert_eq!(m["shard"], "1/1");
     assert_eq!(m["positions"], rows(&a));
     assert!(rows(&a) > 0);
@@ -166,6 +168,7 @@ fn rollout_json_summary_counts_positions_and_trials() {
             "format",
             "incremental",
             "input",
+            "left",
             "new",
             "output",
             "plies",

@@ -9,6 +9,23 @@ use common::{datasets, ok, s};
 
 use std::collections::HashSet;
 
+/// `positions.csv` in `dir`: the positions of `games` self-play games.
+fn sampled(dir: &std::path::Path, games: u32, seed: u32) -> std::path::PathBuf {
+    let positions = dir.join("positions.csv");
+    let (games, seed) = (games.to_string(), seed.to_string());
+    ok(&[
+        "sample",
+        "--games",
+        &games,
+        "--seed",
+        &seed,
+        "-o",
+        s(&positions),
+        "--quiet",
+    ]);
+    positions
+}
+
 fn rows(path: &std::path::Path) -> Vec<String> {
     std::fs::read_to_string(path)
         .unwrap()
@@ -85,17 +102,7 @@ fn rollouts_stop_starting_positions_on_time() {
         return;
     }
     let dir = common::scratch("minutes-rollout");
-    let positions = dir.join("positions.csv");
-    ok(&[
-        "sample",
-        "--games",
-        "30",
-        "--seed",
-        "3",
-        "-o",
-        s(&positions),
-        "--quiet",
-    ]);
+    let positions = sampled(&dir, 30, 3);
     let mut input = rows(&positions);
     input.truncate(41);
     std::fs::write(&positions, input.join("\n") + "\n").unwrap();
@@ -140,17 +147,7 @@ fn benchmark_builds_stop_after_the_chunk_in_progress() {
         return;
     }
     let dir = common::scratch("minutes-benchmark");
-    let positions = dir.join("positions.csv");
-    ok(&[
-        "sample",
-        "--games",
-        "10",
-        "--seed",
-        "4",
-        "-o",
-        s(&positions),
-        "--quiet",
-    ]);
+    let positions = sampled(&dir, 10, 4);
     let build = |out: &std::path::Path, extra: &[&str]| {
         let mut args = vec!["benchmark", "build", "--input", s(&positions), "-o", s(out)];
         args.extend_from_slice(&[

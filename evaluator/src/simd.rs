@@ -195,6 +195,21 @@ pub fn slot_masks_scalar(side: &[u8; 25]) -> SlotMasks {
     }
 }
 
+/// `Some(call)` of an x86-64 vector kernel when `available` (the CPU has the features
+/// the kernel is compiled for), else `None` (and always `None` on other CPUs).
+macro_rules! when_available {
+    ($available:expr, $call:expr) => {{
+        if !$available {
+            return None;
+        }
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the CPU supports the kernel's target features (checked just above).
+        return Some(unsafe { $call });
+        #[cfg(not(target_arch = "x86_64"))]
+        None
+    }};
+}
+
 /// Mobility and containment of one side by the vector kernel in use (AVX-512 where the
 /// CPU also has AVX-512BW, else AVX2); `None` for the scalar kernel or without those
 /// (the caller then loops in scalar code). `table`: the escape counts, padded (see
@@ -223,14 +238,10 @@ pub fn escape_sums_avx2(
     opp_made: u32,
     near_end: i32,
 ) -> Option<EscapeSums> {
-    if !escapes::available_avx2() {
-        return None;
-    }
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: the CPU supports AVX2 (checked just above).
-    return Some(unsafe { escapes::escape_sums_avx2(table, me, my_made, opp_made, near_end) });
-    #[cfg(not(target_arch = "x86_64"))]
-    None
+    when_available!(
+        escapes::available_avx2(),
+        escapes::escape_sums_avx2(table, me, my_made, opp_made, near_end)
+    )
 }
 
 /// [`escape_sums`] by the AVX-512 kernel whatever the kernel in use, for tests; `None`
@@ -242,14 +253,10 @@ pub fn escape_sums_avx512(
     opp_made: u32,
     near_end: i32,
 ) -> Option<EscapeSums> {
-    if !escapes::available() {
-        return None;
-    }
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: the CPU supports AVX-512F and AVX-512BW (checked just above).
-    return Some(unsafe { escapes::escape_sums(table, me, my_made, opp_made, near_end) });
-    #[cfg(not(target_arch = "x86_64"))]
-    None
+    when_available!(
+        escapes::available(),
+        escapes::escape_sums(table, me, my_made, opp_made, near_end)
+    )
 }
 
 /// The shot count (pips lost, rolls hitting one, rolls hitting two) by the vector
@@ -267,27 +274,13 @@ pub fn shot_count(masks: ShotMasks) -> Option<(i32, i32, i32)> {
 /// [`shot_count`] by the AVX2 kernel whatever the kernel in use, for tests; `None`
 /// where the CPU lacks it.
 pub fn shot_count_avx2(masks: ShotMasks) -> Option<(i32, i32, i32)> {
-    if !shots_avx2::available() {
-        return None;
-    }
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: the CPU supports AVX2 (checked just above).
-    return Some(unsafe { shots_avx2::count(masks) });
-    #[cfg(not(target_arch = "x86_64"))]
-    None
+    when_available!(shots_avx2::available(), shots_avx2::count(masks))
 }
 
 /// [`shot_count`] by the AVX-512 kernel whatever the kernel in use, for tests; `None`
 /// where the CPU lacks it.
 pub fn shot_count_avx512(masks: ShotMasks) -> Option<(i32, i32, i32)> {
-    if !shots::available() {
-        return None;
-    }
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: the CPU supports AVX-512F and AVX-512CD (checked just above).
-    return Some(unsafe { shots::count(masks) });
-    #[cfg(not(target_arch = "x86_64"))]
-    None
+    when_available!(shots::available(), shots::count(masks))
 }
 
 /// Hidden activations of two input vectors of one net at once, into `act` (each

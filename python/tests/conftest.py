@@ -8,6 +8,7 @@ instead when BGKIT_REQUIRE_GNUBG=1 (as CI sets it), like the Rust tests.
 import csv
 import os
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -50,6 +51,36 @@ def rows(name):
     """The rows of testdata/gnubg/NAME as dicts."""
     with open(TESTDATA / "gnubg" / name, newline="") as f:
         return list(csv.DictReader(f))
+
+
+def gnubg_evaluations(data_dir, ids, tmp_path):
+    """gnubg 1.07's own 0-ply cubeless evaluations of Position IDs `ids`, with the
+    weights in `data_dir` (gnubg.wd, else gnubg.weights; `gnubg -P DIR` reads its data
+    files there, so the bearoff databases are linked in): an (n, 5) list of floats."""
+    require(GNUBG, OS0, TS0)
+    data_dir = Path(data_dir)
+    for db in (OS0, TS0):
+        if not (data_dir / db.name).exists():
+            (data_dir / db.name).symlink_to(db)
+    script = tmp_path / "gnubg-eval.py"
+    out = tmp_path / "gnubg-eval.txt"
+    out.unlink(missing_ok=True)
+    script.write_text(
+        "import gnubg\n"
+        "gnubg.command('set player 0 human')\n"
+        "gnubg.command('set player 1 human')\n"
+        "gnubg.command('new game')\n"
+        "ci = gnubg.cubeinfo(1, -1, 0, 0, (0, 0), 0, 0)\n"
+        "ec = gnubg.evalcontext(0, 0, 1, 0, 0.0)\n"
+        f"out = open({str(out)!r}, 'w')\n"
+        f"for pid in {list(ids)!r}:\n"
+        "    e = gnubg.evaluate(gnubg.positionfromid(pid), ci, ec)\n"
+        "    out.write(' '.join(repr(x) for x in e[:5]) + '\\n')\n"
+        "out.close()\n"
+    )
+    subprocess.run([str(GNUBG), "-t", "-q", "-r", "-P", str(data_dir), "-p", str(script)],
+                   check=True, capture_output=True, timeout=300)
+    return [[float(v) for v in line.split()] for line in out.read_text().splitlines()]
 
 
 def net_tolerance(cls):

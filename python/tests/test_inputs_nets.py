@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import bgkit
-from conftest import GNUBG, OS0, TS0, WD, require, rows, tool
+from conftest import GNUBG, OS0, TS0, WD, gnubg_evaluations, require, rows, tool
 
 COLS = ["p_win", "p_wg", "p_wbg", "p_lg", "p_lbg"]
 # gnubg's exp table: exp(k/10)/10, the last entry repeated.
@@ -103,33 +103,13 @@ def test_gnubg_loads_weights_written_from_python(tmp_path):
     w = random_gnubg_weights(7, 12)
     w.save(tmp_path / "gnubg.wd")
     w.save(tmp_path / "gnubg.weights")
-    for db in (OS0, TS0):
-        (tmp_path / db.name).symlink_to(db)
     ids = [r["position_id"] for r in rows("positions.csv") if r["class"] in ("8", "9", "10")][::150]
-    script = tmp_path / "eval.py"
-    out = tmp_path / "out.txt"
-    script.write_text(
-        "import gnubg\n"
-        "gnubg.command('set player 0 human')\n"
-        "gnubg.command('set player 1 human')\n"
-        "gnubg.command('new game')\n"
-        "ci = gnubg.cubeinfo(1, -1, 0, 0, (0, 0), 0, 0)\n"
-        "ec = gnubg.evalcontext(0, 0, 1, 0, 0.0)\n"
-        f"out = open({str(out)!r}, 'w')\n"
-        f"for pid in {ids!r}:\n"
-        "    e = gnubg.evaluate(gnubg.positionfromid(pid), ci, ec)\n"
-        "    out.write(' '.join(repr(x) for x in e[:5]) + '\\n')\n"
-        "out.close()\n"
-    )
     ours = bgkit.Evaluator(w, bearoff_os=OS0, bearoff_ts=TS0).evaluate(ids)
     # The binary file is read first; without it gnubg reads the text file.
     for remove_binary in (False, True):
         if remove_binary:
             (tmp_path / "gnubg.wd").unlink()
-        out.unlink(missing_ok=True)
-        subprocess.run([str(GNUBG), "-t", "-q", "-r", "-P", str(tmp_path), "-p", str(script)],
-                       check=True, capture_output=True, timeout=300)
-        theirs = np.array([[float(v) for v in line.split()] for line in out.read_text().splitlines()])
+        theirs = np.array(gnubg_evaluations(tmp_path, ids, tmp_path))
         assert theirs.shape == (len(ids), 5)
         assert np.abs(ours - theirs).max() < 1e-4, remove_binary
         # Random nets give values far from gnubg's own nets.

@@ -63,6 +63,18 @@ wait_for() {
   [ "$state" = COMPLETED ] || { echo "job $id ended $state" >&2; return 1; }
 }
 
+# requeue_cancelled JOB_TASK: once Slurm has seen the cancelled task end, requeue it
+# (submit.sh requeue also re-arms the jobs waiting on its array).
+requeue_cancelled() {
+  local st
+  for _ in $(seq 100); do
+    st=$(scontrol -o show job "$1" | grep -o 'JobState=[A-Z_]*' | cut -d= -f2)
+    [ "$st" = CANCELLED ] && break
+    sleep 0.1
+  done
+  submit requeue "$1"
+}
+
 D="$BGKIT_BIN/datasets"
 T="$BGKIT_BIN/trainer"
 cd "$scratch"
@@ -96,13 +108,7 @@ for _ in $(seq 600); do
 done
 if [ "$killed" = 1 ]; then
   done_before=$(wc -l <"$part.partial")
-  # Let Slurm see it end before requeueing it.
-  for _ in $(seq 100); do
-    st=$(scontrol -o show job "${array}_2" | grep -o 'JobState=[A-Z_]*' | cut -d= -f2)
-    [ "$st" = CANCELLED ] && break
-    sleep 0.1
-  done
-  submit requeue "${array}_2"
+  requeue_cancelled "${array}_2"
   echo "killed task ${array}_2 (scancel) with $done_before journal lines, requeued it"
 else
   fail "rollout: task 2 finished before it could be killed (make the rollout longer)"
@@ -179,12 +185,7 @@ elif [ -x "$G" ] && "$G" two-sided --help 2>/dev/null | grep -q -- --stale-after
     sleep 0.05
   done
   if [ "$killed" = 1 ]; then
-    for _ in $(seq 100); do
-      st=$(scontrol -o show job "${array}_1" | grep -o 'JobState=[A-Z_]*' | cut -d= -f2)
-      [ "$st" = CANCELLED ] && break
-      sleep 0.1
-    done
-    submit requeue "${array}_1"
+    requeue_cancelled "${array}_1"
     echo "killed worker ${array}_1 (scancel) after $parts parts, requeued it"
   else
     fail "two-sided 6x8: worker 1 finished before it could be killed"

@@ -138,7 +138,7 @@ fn build(args: BuildArgs) -> Result<ExitCode> {
             args.trials,
             done.seconds,
             job.output.display(),
-            if done.left > 0 { format!(" (stopped by --minutes: {} of {} positions left out)", done.left, done.positions + done.left) } else { String::new() }
+            super::stopped_note(done.left as u64, (done.positions + done.left) as u64, "positions left out")
         ),
     );
     Ok(ExitCode::SUCCESS)

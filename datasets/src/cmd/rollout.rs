@@ -119,15 +119,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
             done.seconds,
             done.trials as f64 / done.seconds.max(1e-9),
             job.output.display(),
-            if done.left > 0 {
-                format!(
-                    " (stopped by --minutes: {} of {} positions left out)",
-                    done.left,
-                    done.positions + done.left
-                )
-            } else {
-                String::new()
-            }
+            super::stopped_note(
+                done.left as u64,
+                (done.positions + done.left) as u64,
+                "positions left out"
+            )
         ),
     );
     if args.json {

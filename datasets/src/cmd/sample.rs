@@ -118,15 +118,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             done.positions,
             done.seconds,
             job.output.display(),
-            if done.left > 0 {
-                format!(
-                    " (stopped by --minutes: {} of {} games not played)",
-                    done.left,
-                    done.games + done.left
-                )
-            } else {
-                String::new()
-            }
+            super::stopped_note(done.left, done.games + done.left, "games not played")
         ),
     );
     if args.json {

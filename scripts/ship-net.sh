@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Ships the best net of a finished overnight run into nets/: NAME.wd (gnubg's binary
+# weights), NAME.weights (gnubg's text weights) and NAME.json (what made it and what it
+# measured), and prints its row for nets/README.md.
+#
+#   scripts/ship-net.sh RUN_DIR NAME [--force]
+#
+# The best net is the one with the highest final ppg against gnubg's 0-ply nets (against
+# pubeval when the run had no gnubg); its files are the run's own, copied unchanged.
+set -euo pipefail
+
+die() { echo "ship-net.sh: $*" >&2; exit 2; }
+[ $# -ge 2 ] || die "usage: scripts/ship-net.sh RUN_DIR NAME [--force]"
+run=$(cd "$1" 2>/dev/null && pwd) || die "no run directory '$1'"
+name=$2
+force=${3:-}
+[[ "$name" =~ ^[a-z0-9][a-z0-9.-]*$ ]] || die "NAME '$name': lower-case letters, digits, dots and dashes"
+[ -f "$run/report.md" ] || die "$run has no report.md (the run has not finished)"
+root=$(cd "$(dirname "$0")/.." && pwd)
+nets="$root/nets"
+mkdir -p "$nets"
+for ext in wd weights json; do
+  [ ! -e "$nets/$name.$ext" ] || [ "$force" = --force ] || die "$nets/$name.$ext exists (--force replaces it)"
+done
+python3 - "$run" "$nets" "$name" "$(git -C "$root" rev-parse --short HEAD)" <<'PY'
+import hashlib, json, os, shutil, sys
+run, nets, name, commit = sys.argv[1:]
+def load(p):
+    with open(os.path.join(run, p)) as f:
+        return json.load(f)
+def duel(p):
+    path = os.path.join(run, p)
+    if not os.path.exists(path):
+        return None
+    r = load(p)
+    return {"ppg": r["ppg"], "se": r["se"], "games": r["games"], "seed": r["seed"]}
+def er(p):
+    with open(os.path.join(run, p)) as f:
+        rep = json.loads(f.readline())
+    return {c["class"]: {"er_mp": c["er"], "se": c["se"], "positions": c.get("positions")} for c in rep["classes"]}
+rounds = 0
+while os.path.exists(os.path.join(run, "round-%d/race/net.wd" % (rounds + 1))) and \
+        os.path.exists(os.path.join(run, "final-%d-pubeval.json" % (rounds + 1))):
+    rounds += 1
+cands = [("td", "td/net", "td/measure")] + [("round %d" % r, "round-%d/race/net" % r, "round-%d/measure" % r) for r in range(1, rounds + 1)]
+scored = []
+for i, (label, net, meas) in enumerate(cands):
+    g, p = duel("final-%d-gnubg.json" % i), duel("final-%d-pubeval.json" % i)
+    key = (g or p)["ppg"]
+    scored.append((key, i, label, net, meas, g, p))
+key, i, label, net, meas, g, p = max(scored)
+for ext in ("wd", "weights"):
+    src = os.path.join(run, net + "." + ext)
+    tmp = os.path.join(nets, ".%s.%s.tmp" % (name, ext))
+    shutil.copyfile(src, tmp)
+    os.replace(tmp, os.path.join(nets, "%s.%s" % (name, ext)))
+wd = open(os.path.join(nets, name + ".wd"), "rb").read()
+clock = int(open(os.path.join(run, "clock")).read()) if os.path.exists(os.path.join(run, "clock")) else None
+hours = open(os.path.join(run, "hours")).read().strip() if os.path.exists(os.path.join(run, "hours")) else None
+steps = {f[:-5]: int(open(os.path.join(run, "steps", f)).read()) for f in os.listdir(os.path.join(run, "steps"))}
+side = {
+    "name": name,
+    "net": label,
+    "from": "scripts/overnight.sh%s --dir %s (no gnubg weights or gnubg-derived labels in training: "
+            "TD self-play from random weights, then the nets' own rollouts; gnubg only as an opponent "
+            "and the benchmark's reference)" % ((" --hours " + hours) if hours else "", os.path.basename(run)),
+    "bgkit_commit": commit,
+    "seeds": "overnight.sh's fixed seeds (TD 1, sampling 100+r, rollouts 200+r, benchmark 9001/9002, final duels 11)",
+    "budget_hours": float(hours) if hours else None,
+    "wall_seconds": clock,
+    "step_seconds": steps,
+    "rounds": rounds,
+    "final_duels": {"vs_pubeval": p, "vs_gnubg_0ply": g},
+    "benchmark_er": er(meas + ".er.json"),
+    "files": {"wd_sha256": hashlib.sha256(wd).hexdigest()},
+}
+tmp = os.path.join(nets, ".%s.json.tmp" % name)
+with open(tmp, "w") as f:
+    json.dump(side, f, indent=2)
+    f.write("\n")
+os.replace(tmp, os.path.join(nets, name + ".json"))
+fmt = lambda d: "%+.3f ± %.3f" % (d["ppg"], d["se"]) if d else "–"
+era = side["benchmark_er"].get("all")
+print("| `%s` | %s | %s | %s | %s | %s |" % (
+    name, label, "%.0f min (budget %s h)" % (clock / 60, hours) if clock else "–", fmt(p), fmt(g),
+    "%.2f ± %.2f" % (era["er_mp"], era["se"]) if era else "–"))
+PY
