@@ -16,10 +16,10 @@
 # supervised rounds; TD self-play for the whole night (8 hours unless TD_MINUTES).
 # --hours H: a time budget for the whole run (across interruptions: DIR/clock counts
 # the seconds spent): each step gets its share (TD 40 %, the benchmark set 7 %, the
-# rounds 35 %, the final duels the rest) through the tools' --minutes, later rounds
-# are dropped when the time is short, the final duels are sized to the time left, and
-# the run ends within the budget plus the last step's overrun (seconds). The profile's
-# sizes become upper bounds.
+# rounds what is left but 12 %, the final duels the rest) through the tools' --minutes,
+# later rounds are dropped when the time is short, the final duels are sized to the
+# time left, and the run ends within the budget plus the last step's overrun (seconds).
+# The profile's sizes become upper bounds.
 # Needs cargo and python3 (or BGKIT_BIN=DIR: use the bgkit binaries in DIR, no build);
 # gnubg's weights are used when installed.
 set -euo pipefail
@@ -257,14 +257,17 @@ rounds_done=0
 minutes_args=()
 for r in $(seq 1 "$ROUNDS"); do
   rd="$dir/round-$r"
-  # With a budget: a round gets 35 % / ROUNDS of it (sampling 10 % of that, rollouts
-  # 55 %, each class's training 8 %); it is not started unless its share and the final
-  # duels' 12 % are left (a round begun before an interruption is finished).
+  # With a budget: a round gets an equal part of what is left once 12 % of the budget
+  # is kept for the final duels (so time a step did not use goes to the later rounds),
+  # at least 35 % / ROUNDS of the budget; of that, sampling 10 %, rollouts 55 %, each
+  # class's training 8 %. A round is not started unless 35 % / ROUNDS and the 12 % are
+  # left (a round begun before an interruption is finished).
   round_share=""
   if [ -n "$budget_s" ]; then
-    round_share=$(python3 -c 'import sys; print(0.35 / int(sys.argv[1]))' "$ROUNDS")
-    if [ ! -d "$rd" ] && ! python3 -c 'import sys; s, b, share = map(float, sys.argv[1:]); sys.exit(0 if b - s >= (share + 0.12) * b * 0.9 else 1)' \
-      "$(spent)" "$budget_s" "$round_share"; then
+    round_share=$(python3 -c 'import sys; s, b, rounds, r = map(float, sys.argv[1:]); print(max(0.35 / rounds, (b - s - 0.12 * b) / b / (rounds - r + 1)))' \
+      "$(spent)" "$budget_s" "$ROUNDS" "$r")
+    if [ ! -d "$rd" ] && ! python3 -c 'import sys; s, b, rounds = map(float, sys.argv[1:]); sys.exit(0 if b - s >= (0.35 / rounds + 0.12) * b * 0.9 else 1)' \
+      "$(spent)" "$budget_s" "$ROUNDS"; then
       log "budget: $(spent) of $budget_s s spent, round $r and later dropped"
       break
     fi
@@ -310,7 +313,7 @@ for r in $(seq 1 "$ROUNDS"); do players+=("$dir/round-$r/race/net.wd"); done
 # at the rate the TD net's measurement played, at most DUEL_GAMES; kept in
 # DIR/final-games so that a resumed run plays the same number.
 if [ -n "$budget_s" ]; then
-  if [ ! -f "$dir/final-games" ]; then
+  if ! grep -qE '^[0-9]+$' "$dir/final-games" 2>/dev/null; then
     duels=$(( ${#players[@]} * (1 + have_gnubg) + have_gnubg ))
     python3 -c 'import sys
 games, secs, left, duels, most = map(float, sys.argv[1:])
@@ -319,7 +322,8 @@ n = int(rate * max(left, 0.0) / duels) // 2 * 2
 print(int(min(most, max(100, n))))' \
       "$ROUND_DUEL_GAMES" "$(cat "$dir/steps/measure-td.done")" \
       "$(python3 -c 'import sys; b, s = map(float, sys.argv[1:]); print(b - s - 0.03 * b)' "$budget_s" "$(spent)")" \
-      "$duels" "$DUEL_GAMES" >"$dir/final-games"
+      "$duels" "$DUEL_GAMES" >"$dir/final-games.tmp"
+    mv -f "$dir/final-games.tmp" "$dir/final-games"
   fi
   DUEL_GAMES=$(cat "$dir/final-games")
   log "budget: $(spent) of $budget_s s spent; final duels of $DUEL_GAMES games"

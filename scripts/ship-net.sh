@@ -3,17 +3,30 @@
 # weights), NAME.weights (gnubg's text weights) and NAME.json (what made it and what it
 # measured), and prints its row for nets/README.md.
 #
-#   scripts/ship-net.sh RUN_DIR NAME [--force]
+#   scripts/ship-net.sh RUN_DIR NAME [--force] [--commit REV]
+#
+# --commit: the bgkit commit the run's binaries were built from (`evaluator bench
+# --json` names it); default this checkout's HEAD.
 #
 # The best net is the one with the highest final ppg against gnubg's 0-ply nets (against
 # pubeval when the run had no gnubg); its files are the run's own, copied unchanged.
 set -euo pipefail
 
 die() { echo "ship-net.sh: $*" >&2; exit 2; }
-[ $# -ge 2 ] || die "usage: scripts/ship-net.sh RUN_DIR NAME [--force]"
+[ $# -ge 2 ] || die "usage: scripts/ship-net.sh RUN_DIR NAME [--force] [--commit REV]"
 run=$(cd "$1" 2>/dev/null && pwd) || die "no run directory '$1'"
 name=$2
-force=${3:-}
+shift 2
+force=""
+commit=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --force) force=--force ;;
+    --commit) [ $# -ge 2 ] || die "--commit needs a value"; commit=$2; shift ;;
+    *) die "unknown argument '$1'" ;;
+  esac
+  shift
+done
 [[ "$name" =~ ^[a-z0-9][a-z0-9.-]*$ ]] || die "NAME '$name': lower-case letters, digits, dots and dashes"
 [ -f "$run/report.md" ] || die "$run has no report.md (the run has not finished)"
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -22,7 +35,8 @@ mkdir -p "$nets"
 for ext in wd weights json; do
   [ ! -e "$nets/$name.$ext" ] || [ "$force" = --force ] || die "$nets/$name.$ext exists (--force replaces it)"
 done
-python3 - "$run" "$nets" "$name" "$(git -C "$root" rev-parse --short HEAD)" <<'PY'
+[ -n "$commit" ] || commit=$(git -C "$root" rev-parse --short HEAD)
+python3 - "$run" "$nets" "$name" "$commit" <<'PY'
 import hashlib, json, os, shutil, sys
 run, nets, name, commit = sys.argv[1:]
 def load(p):
