@@ -71,29 +71,20 @@ fn sampling_stops_after_the_chunk_in_progress() {
     ]);
     assert_eq!(std::fs::read(&cut).unwrap(), std::fs::read(&small).unwrap());
     assert!(!dir.join("cut.csv.partial").exists(), "the journal is removed");
-    let err = datasets(&[
-        "sample",
-        "--games",
-        "9",
-        "-o",
-        s(&dir.join("x.csv")),
-        "--minutes",
-        "0",
-    ]);
-    assert_eq!(err.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&err.stderr).contains("--minutes must be a positive number, got 0"));
-    let err = datasets(&[
-        "sample",
-        "--games",
-        "9",
-        "-o",
-        s(&dir.join("x.csv")),
-        "--minutes",
-        "1",
-        "--shard",
-        "1/2",
-    ]);
-    assert_eq!(err.status.code(), Some(2));
+    for (extra, needle) in [
+        (
+            &["--minutes", "0"][..],
+            "--minutes must be a positive number, got 0",
+        ),
+        (&["--minutes", "1", "--shard", "1/2"][..], "--shard"),
+    ] {
+        let x = dir.join("x.csv");
+        let mut args = vec!["sample", "--games", "9", "-o", s(&x)];
+        args.extend_from_slice(extra);
+        let err = datasets(&args);
+        assert_eq!(err.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&err.stderr).contains(needle), "{extra:?}");
+    }
 }
 
 #[test]

@@ -70,16 +70,7 @@ fn run_level(size: &str, work: &Path, level: usize, n: u32, rng: &mut Lcg) {
 }
 
 fn assemble(size: &str, work: &Path, out: &Path) {
-    run_ok(&[
-        "two-sided",
-        size,
-        "--work",
-        s(work),
-        "--assemble",
-        "-o",
-        s(out),
-        "-q",
-    ]);
+    common::assemble_sharded(size, work, out);
 }
 
 /// The whole sharded build of `size` with `n` tasks per level; returns the file's MD5.

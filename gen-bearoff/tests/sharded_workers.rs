@@ -41,16 +41,7 @@ fn spawn_quiet(mut c: Command) -> Child {
 }
 
 fn assembled_md5(size: &str, work: &Path, out: &Path) -> String {
-    run_ok(&[
-        "two-sided",
-        size,
-        "--work",
-        s(work),
-        "--assemble",
-        "-o",
-        s(out),
-        "-q",
-    ]);
+    common::assemble_sharded(size, work, out);
     let md5 = md5_hex(&std::fs::read(out).unwrap());
     // The assembly leaves no claim or temporary file behind.
     let left: Vec<String> = std::fs::read_dir(work)

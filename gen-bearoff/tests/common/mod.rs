@@ -97,3 +97,17 @@ walk("", json.loads(sys.stdin.read()))
         })
         .collect()
 }
+
+/// Assembles the sharded two-sided build of `size` in work directory `work` into `out`.
+pub fn assemble_sharded(size: &str, work: &Path, out: &Path) {
+    run_ok(&[
+        "two-sided",
+        size,
+        "--work",
+        work.to_str().unwrap(),
+        "--assemble",
+        "-o",
+        out.to_str().unwrap(),
+        "-q",
+    ]);
+}
