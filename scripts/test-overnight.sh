@@ -27,9 +27,9 @@ fail() { echo "FAIL $* [$((SECONDS - t0)) s]"; failures=$((failures + 1)); }
 
 # Toy sizes: the budget decides, these only keep the steps short.
 export SAMPLE_GAMES=40 MAX_POSITIONS=600 BENCH_GAMES=20 BENCH_POSITIONS=60 ROUND_DUEL_GAMES=200 DUEL_GAMES=400
-hours=0.015 # 54 s
-budget=54
-margin=15
+hours=0.01 # 36 s
+budget=36
+margin=12
 
 # --- 1. Within the budget ---------------------------------------------------------------
 start=$SECONDS
