@@ -273,6 +273,27 @@ pub fn remove_leftovers(dir: &Path) -> Result<usize, BearoffError> {
     Ok(removed)
 }
 
+/// Refuses to add parts of a split into `n` shards to `level` when `listing` holds parts
+/// of another split of it (they would duplicate records); `hint(other n)` says what to
+/// do instead.
+pub(super) fn refuse_other_split(
+    dir: &Path,
+    listing: &Listing,
+    level: usize,
+    n: u32,
+    hint: impl Fn(u32) -> String,
+) -> Result<(), BearoffError> {
+    match listing.get(&level).and_then(|parts| parts.keys().find(|sh| sh.n != n)) {
+        Some(other) => Err(BearoffError::InvalidParameters(format!(
+            "{}: level {level} already has parts of a split into {} shards; a split into {n} would duplicate records ({})",
+            dir.display(),
+            other.n,
+            hint(other.n)
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// Checks that level `s` has exactly one complete split in `listing`: all of `1/N ..
 /// N/N` for one `N`, and no part of another split (which would duplicate records).
 /// Returns the parts in order.

@@ -12,7 +12,7 @@ use rayon::prelude::*;
 use super::super::level_loop::{compute_chunk, CHUNK};
 use super::super::plan::{check_params, Layout, WINDOW};
 use super::super::successors::Successors;
-use super::part::{level_split, list_parts, open_level, part_name, write_part, Part};
+use super::part::{level_split, list_parts, open_level, part_name, refuse_other_split, write_part, Part};
 use super::slice::{slice_of, Shard};
 use super::work::WorkPlan;
 use crate::error::BearoffError;
@@ -115,20 +115,16 @@ impl<'a> ShardBuilder<'a> {
         let listing = list_parts(dir)?;
         let slice = slice_of(layout, level, shard);
         let path = self.part_path(level, shard);
-        if let Some(parts) = listing.get(&level) {
-            if let Some(other) = parts.keys().find(|sh| sh.n != shard.n) {
-                return Err(BearoffError::InvalidParameters(format!(
-                    "{}: level {level} already has parts of a split into {} shards; a split into {} would duplicate records (finish the first split, or delete its parts)",
-                    dir.display(),
-                    other.n,
-                    shard.n
-                )));
-            }
-            if parts.contains_key(&shard) {
-                // Finished before (a part only appears complete): check it, do not redo it.
-                Part::open(&path, plan, level, shard, &slice)?;
-                return Ok(ShardOutcome::AlreadyDone { path });
-            }
+        refuse_other_split(dir, &listing, level, shard.n, |_| {
+            "finish the first split, or delete its parts".into()
+        })?;
+        if listing
+            .get(&level)
+            .is_some_and(|parts| parts.contains_key(&shard))
+        {
+            // Finished before (a part only appears complete): check it, do not redo it.
+            Part::open(&path, plan, level, shard, &slice)?;
+            return Ok(ShardOutcome::AlreadyDone { path });
         }
         let first = level.saturating_sub(WINDOW);
         for s in first..level {

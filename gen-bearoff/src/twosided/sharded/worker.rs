@@ -28,7 +28,7 @@ use std::time::{Duration, Instant, SystemTime};
 
 use fileio::identity::WorkerId;
 
-use super::part::{level_split, list_parts, part_name};
+use super::part::{list_parts, part_name, refuse_other_split};
 use super::slice::Shard;
 use super::task::{ShardBuilder, ShardOutcome};
 use super::work::WorkPlan;
@@ -187,26 +187,12 @@ pub fn claim_path(dir: &Path, level: usize, shard: Shard) -> PathBuf {
     dir.join(name + ".claim")
 }
 
-/// Refuses a level that already holds parts of another split.
+/// Refuses a level that already holds parts of another split (the levels below are
+/// checked where a shard is computed, [`ShardBuilder::run`]).
 fn check_split(dir: &Path, level: usize, n: u32) -> Result<(), BearoffError> {
-    let listing = list_parts(dir)?;
-    if let Some(parts) = listing.get(&level) {
-        if let Some(other) = parts.keys().find(|sh| sh.n != n) {
-            return Err(BearoffError::InvalidParameters(format!(
-                "{}: level {level} already has parts of a split into {} shards; workers of a split into {n} would duplicate records (use --shard K/{}, or delete those parts)",
-                dir.display(),
-                other.n,
-                other.n
-            )));
-        }
-    }
-    // The levels below must be complete (they are, for a worker that came up through
-    // them; this catches a directory damaged by hand).
-    let first = level.saturating_sub(super::super::plan::WINDOW);
-    for s in first..level {
-        level_split(dir, &listing, s)?;
-    }
-    Ok(())
+    refuse_other_split(dir, &list_parts(dir)?, level, n, |other| {
+        format!("use --shard K/{other}, or delete those parts")
+    })
 }
 
 enum Claim {
