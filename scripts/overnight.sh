@@ -1,11 +1,18 @@
 #!/usr/bin/env bash
 # The overnight pipeline: build the bearoff databases, train a net by TD self-play from
-# scratch, improve it in rounds of sample -> rollout -> supervised training, measure every
+# scratch, improve it in rounds of sample -> label -> supervised training, measure every
 # net on a held-out move-error benchmark and in duplicate-dice duels against pubeval and
 # gnubg's weights, and write a markdown report with the plots.
 #
 #   scripts/overnight.sh [--quick] [--td-only] [--dir DIR] [--rounds N] [--threads T]
-#                        [--rollout-weights current|gnubg] [--hours H] [--fresh]
+#                        [--rollout-weights current|gnubg] [--labels search|rollout]
+#                        [--hours H] [--fresh]
+#
+# --labels: how a round labels its positions: `search` (default), the weights' own 1-ply
+# lookahead (LABEL_PLIES; expert iteration: the net learns what its search knows), or
+# `rollout`, truncated rollouts (ROLLOUT_TRIALS, ROLLOUT_TRUNCATE). --rollout-weights:
+# whose weights label (the current net's, or gnubg's as a teacher). A run keeps its
+# --labels (DIR/labels).
 #
 # Every step logs to DIR/logs/<step>.log and leaves DIR/steps/<step>.done when it has
 # finished; rerunning the same command after an interruption skips finished steps and
@@ -31,6 +38,7 @@ dir=""
 rounds=""
 threads=""
 rollout_weights=current
+labels=""
 fresh=0
 hours=""
 need() { [ $# -ge 2 ] || { echo "overnight.sh: $1 needs a value" >&2; exit 2; }; }
@@ -42,14 +50,16 @@ while [ $# -gt 0 ]; do
     --rounds) need "$@"; rounds=$2; shift ;;
     --threads) need "$@"; threads=$2; shift ;;
     --rollout-weights) need "$@"; rollout_weights=$2; shift ;;
+    --labels) need "$@"; labels=$2; shift ;;
     --hours) need "$@"; hours=$2; shift ;;
     --fresh) fresh=1 ;;
-    -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "overnight.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
   shift
 done
 case "$rollout_weights" in current|gnubg) ;; *) echo "overnight.sh: --rollout-weights is current or gnubg" >&2; exit 2 ;; esac
+case "$labels" in ""|search|rollout) ;; *) echo "overnight.sh: --labels is search or rollout, got '$labels'" >&2; exit 2 ;; esac
 if [ -n "$rounds" ] && ! [[ "$rounds" =~ ^[0-9]+$ ]]; then
   echo "overnight.sh: --rounds must be a whole number, got '$rounds'" >&2
   exit 2
@@ -104,11 +114,25 @@ if [ -f "$dir/hours" ]; then
 elif [ -n "$hours" ]; then
   echo "$hours" >"$dir/hours"
 fi
+# DIR/labels: the run's label source (a rerun keeps it).
+if [ -f "$dir/labels" ]; then
+  old=$(cat "$dir/labels")
+  if [ -n "$labels" ] && [ "$labels" != "$old" ]; then
+    echo "overnight.sh: $dir was started with --labels $old (a run keeps its labels; use another --dir)" >&2
+    exit 2
+  fi
+  labels=$old
+else
+  : "${labels:=search}"
+  echo "$labels" >"$dir/labels"
+fi
 budget_s=""
 if [ -n "$hours" ]; then
   budget_s=$(python3 -c 'import sys; print(int(float(sys.argv[1]) * 3600))' "$hours")
-  # Time decides; the profile's sizes are upper bounds.
+  # Time decides; the profile's sizes are upper bounds. Search rounds go on while the
+  # time lasts (unless --rounds).
   TD_GAMES=1000000000
+  [ "$labels" = search ] && [ -z "$rounds" ] && ROUNDS=1000
   TD_MINUTES=$(python3 -c 'import sys; print(float(sys.argv[1]) * 0.40 / 60)' "$budget_s")
 fi
 spent0=$(cat "$dir/clock" 2>/dev/null || echo 0)
@@ -150,7 +174,7 @@ step() {
   fi
 }
 
-log "overnight.sh $([ "$quick" = 1 ] && echo --quick) in $dir: TD for $TD_MINUTES minutes at most, rounds $ROUNDS, rollouts by $rollout_weights weights"
+log "overnight.sh $([ "$quick" = 1 ] && echo --quick) in $dir: TD for $TD_MINUTES minutes at most, rounds $ROUNDS, $labels labels by $rollout_weights weights"
 
 # --- 0. Build --------------------------------------------------------------------------
 # BGKIT_BIN=DIR uses the binaries in DIR instead of building them.
@@ -262,8 +286,21 @@ for r in $(seq 1 "$ROUNDS"); do
   # at least 35 % / ROUNDS of the budget; of that, sampling 10 %, rollouts 55 %, each
   # class's training 8 %. A round is not started unless 35 % / ROUNDS and the 12 % are
   # left (a round begun before an interruption is finished).
+  # With search labels a round has the profile's size and rounds go on while the time
+  # lasts: a round may use all that is left but the 12 %, and a new one is started only
+  # when that holds the longest round so far (5 % of the budget before the first).
   round_share=""
-  if [ -n "$budget_s" ]; then
+  if [ -n "$budget_s" ] && [ "$labels" = search ]; then
+    round_share=$(python3 -c 'import sys; s, b = map(float, sys.argv[1:]); print(max(0.001, (b - s - 0.12 * b) / b))' "$(spent)" "$budget_s")
+    longest=$(python3 -c 'import glob, sys
+d, r = sys.argv[1], int(sys.argv[2])
+print(max([sum(int(open(f).read()) for f in glob.glob("%s/steps/round-%d-*.done" % (d, k))) for k in range(1, r)] or [0]))' "$dir" "$r")
+    if [ ! -d "$rd" ] && ! python3 -c 'import sys; s, b, longest = map(float, sys.argv[1:]); sys.exit(0 if b - s - 0.12 * b >= (longest or 0.05 * b) else 1)' \
+      "$(spent)" "$budget_s" "${longest:-0}"; then
+      log "budget: $(spent) of $budget_s s spent, round $r and later dropped"
+      break
+    fi
+  elif [ -n "$budget_s" ]; then
     round_share=$(python3 -c 'import sys; s, b, rounds, r = map(float, sys.argv[1:]); print(max(0.35 / rounds, (b - s - 0.12 * b) / b / (rounds - r + 1)))' \
       "$(spent)" "$budget_s" "$ROUNDS" "$r")
     if [ ! -d "$rd" ] && ! python3 -c 'import sys; s, b, rounds = map(float, sys.argv[1:]); sys.exit(0 if b - s >= (0.35 / rounds + 0.12) * b * 0.9 else 1)' \
@@ -276,24 +313,35 @@ for r in $(seq 1 "$ROUNDS"); do
   mkdir -p "$rd"
   roller=$current
   [ "$rollout_weights" = gnubg ] && roller=$gnubg_wd
+  if [ "$labels" = search ]; then games=$LABEL_GAMES; keep=$LABEL_POSITIONS; else games=$SAMPLE_GAMES; keep=$MAX_POSITIONS; fi
   sample() {
     local m=()
     [ -n "$budget_s" ] && m=(--minutes "$(budget_minutes "$(share 0.10)" 0.12)")
-    "$bin/datasets" sample --weights "$current" --games "$SAMPLE_GAMES" --seed "$((100 + r))" -o "$rd/sampled.csv" --force \
+    "$bin/datasets" sample --weights "$current" --games "$games" --seed "$((100 + r))" -o "$rd/sampled.csv" --force \
       --quiet "${m[@]}" "${thread_args[@]}" "${dbs[@]}"
-    head -n "$((MAX_POSITIONS + 1))" "$rd/sampled.csv" >"$rd/positions.csv"
+    head -n "$((keep + 1))" "$rd/sampled.csv" >"$rd/positions.csv"
   }
   step "round-$r-sample" sample
-  rollout() {
+  label() {
     local m=()
     [ -n "$budget_s" ] && m=(--minutes "$(budget_minutes "$(share 0.55)" 0.12)")
-    "$bin/datasets" rollout --weights "$roller" --input "$rd/positions.csv" -o "$rd/data.bgds" \
-      --trials "$ROLLOUT_TRIALS" --truncate "$ROLLOUT_TRUNCATE" --seed "$((200 + r))" --quiet "${m[@]}" "${thread_args[@]}" "${dbs[@]}"
+    if [ "$labels" = search ]; then
+      "$bin/datasets" label --weights "$roller" --input "$rd/positions.csv" -o "$rd/data.bgds" \
+        --plies "$LABEL_PLIES" --quiet "${m[@]}" "${thread_args[@]}" "${dbs[@]}"
+    else
+      "$bin/datasets" rollout --weights "$roller" --input "$rd/positions.csv" -o "$rd/data.bgds" \
+        --trials "$ROLLOUT_TRIALS" --truncate "$ROLLOUT_TRUNCATE" --seed "$((200 + r))" --quiet "${m[@]}" "${thread_args[@]}" "${dbs[@]}"
+    fi
     "$bin/datasets" stats "$rd/data.bgds"
   }
-  step "round-$r-rollout" rollout
-  # Train on every round's data so far.
+  # The step's name says the label source (a search round is never taken for a rollout's).
+  step "round-$r-$labels" label
+  # Search rounds train on the last DATA_ROUNDS rounds' data (0: all rounds so far),
+  # rollout rounds (a few thousand positions each) on all.
   data_args+=(--data "$rd/data.bgds")
+  if [ "$labels" = search ] && [ "$DATA_ROUNDS" -gt 0 ] && [ "${#data_args[@]}" -gt $((2 * DATA_ROUNDS)) ]; then
+    data_args=("${data_args[@]: -$((2 * DATA_ROUNDS))}")
+  fi
   [ -n "$budget_s" ] && minutes_args=(--minutes "$(budget_minutes "$(share 0.08)" 0.12)")
   step "round-$r-contact" supervise contact "$current" "$rd/contact" "${data_args[@]}"
   [ -n "$budget_s" ] && minutes_args=(--minutes "$(budget_minutes "$(share 0.08)" 0.12)")
@@ -307,8 +355,23 @@ done
 ROUNDS=$rounds_done
 
 # --- 5. Final duel table -----------------------------------------------------------------
-players=("$dir/td/net.wd")
-for r in $(seq 1 "$ROUNDS"); do players+=("$dir/round-$r/race/net.wd"); done
+# The TD net and every round's net; after more than 4 rounds only the best round by its
+# round duel against pubeval (the earliest of equals) and the last round.
+finalists=(0)
+if [ "$ROUNDS" -le 4 ]; then
+  for r in $(seq 1 "$ROUNDS"); do finalists+=("$r"); done
+elif [ "$ROUNDS" -gt 4 ]; then
+  best=$(python3 -c 'import json, sys
+d, n = sys.argv[1], int(sys.argv[2])
+ppg = [json.load(open("%s/round-%d/measure.pubeval.json" % (d, r)))["ppg"] for r in range(1, n + 1)]
+print(1 + max(range(n), key=lambda i: (ppg[i], -i)))' "$dir" "$ROUNDS")
+  finalists+=("$best")
+  [ "$best" != "$ROUNDS" ] && finalists+=("$ROUNDS")
+fi
+players=()
+for r in "${finalists[@]}"; do
+  if [ "$r" = 0 ]; then players+=("$dir/td/net.wd"); else players+=("$dir/round-$r/race/net.wd"); fi
+done
 # With a budget: the duels' games are sized to the time left (less 3 % of the budget),
 # at the rate the TD net's measurement played, at most DUEL_GAMES; kept in
 # DIR/final-games so that a resumed run plays the same number.
@@ -350,16 +413,17 @@ reference_duels() {
       >"$dir/final-reference.er.json"
   fi
 }
-for i in "${!players[@]}"; do
-  step "final-$i" final_duels "$i" "${players[$i]}"
+for k in "${!players[@]}"; do
+  step "final-${finalists[$k]}" final_duels "${finalists[$k]}" "${players[$k]}"
 done
 step final-reference reference_duels
 
 # --- 6. Report ---------------------------------------------------------------------------
 report() {
-  python3 - "$dir" "$ROUNDS" "$quick" "$rollout_weights" "$have_gnubg" <<'PY'
+  python3 - "$dir" "$ROUNDS" "$quick" "$rollout_weights" "$have_gnubg" "$labels" "$LABEL_PLIES" <<'PY'
 import json, os, sys
 d, rounds, quick, rw, have_gnubg = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1", sys.argv[4], sys.argv[5] == "1"
+labels, plies = sys.argv[6], sys.argv[7]
 def load(p):
     with open(os.path.join(d, p)) as f:
         return json.load(f)
@@ -381,7 +445,8 @@ def secs(name):
     return int(open(p).read().strip()) if os.path.exists(p) else 0
 out = []
 out.append("# Overnight run%s\n" % (" (--quick)" if quick else ""))
-out.append("Directory `%s`; %d round(s); training rollouts by the %s weights.\n" % (d, rounds, "current net's" if rw == "current" else "gnubg"))
+how = "%s-ply search" % plies if labels == "search" else "rollouts"
+out.append("Directory `%s`; %d round(s); training labels: %s by the %s weights.\n" % (d, rounds, how, "current net's" if rw == "current" else "gnubg"))
 names = ["TD"] + ["round %d" % r for r in range(1, rounds + 1)]
 nets = ["td/net.wd"] + ["round-%d/race/net.wd" % r for r in range(1, rounds + 1)]
 meas = ["td/measure"] + ["round-%d/measure" % r for r in range(1, rounds + 1)]

@@ -52,13 +52,15 @@ def er(p):
     with open(os.path.join(run, p)) as f:
         rep = json.loads(f.readline())
     return {c["class"]: {"er_mp": c["er"], "se": c["se"], "positions": c.get("positions")} for c in rep["classes"]}
+# The nets with final duels: the TD net (0) and rounds (overnight.sh plays the final
+# duels of every round, or of the best and the last after more than 4 rounds).
 rounds = 0
-while os.path.exists(os.path.join(run, "round-%d/race/net.wd" % (rounds + 1))) and \
-        os.path.exists(os.path.join(run, "final-%d-pubeval.json" % (rounds + 1))):
+while os.path.exists(os.path.join(run, "round-%d/race/net.wd" % (rounds + 1))):
     rounds += 1
-cands = [("td", "td/net", "td/measure")] + [("round %d" % r, "round-%d/race/net" % r, "round-%d/measure" % r) for r in range(1, rounds + 1)]
+cands = [(0, "td", "td/net", "td/measure")] + [(r, "round %d" % r, "round-%d/race/net" % r, "round-%d/measure" % r) for r in range(1, rounds + 1)]
+cands = [c for c in cands if os.path.exists(os.path.join(run, "final-%d-pubeval.json" % c[0]))]
 scored = []
-for i, (label, net, meas) in enumerate(cands):
+for i, label, net, meas in cands:
     g, p = duel("final-%d-gnubg.json" % i), duel("final-%d-pubeval.json" % i)
     key = (g or p)["ppg"]
     scored.append((key, i, label, net, meas, g, p))
@@ -71,15 +73,18 @@ for ext in ("wd", "weights"):
 wd = open(os.path.join(nets, name + ".wd"), "rb").read()
 clock = int(open(os.path.join(run, "clock")).read()) if os.path.exists(os.path.join(run, "clock")) else None
 hours = open(os.path.join(run, "hours")).read().strip() if os.path.exists(os.path.join(run, "hours")) else None
+# Runs from before --labels rolled out.
+labels = open(os.path.join(run, "labels")).read().strip() if os.path.exists(os.path.join(run, "labels")) else "rollout"
 steps = {f[:-5]: int(open(os.path.join(run, "steps", f)).read()) for f in os.listdir(os.path.join(run, "steps"))}
 side = {
     "name": name,
     "net": label,
-    "from": "scripts/overnight.sh%s --dir %s (no gnubg weights or gnubg-derived labels in training: "
-            "TD self-play from random weights, then the nets' own rollouts; gnubg only as an opponent "
-            "and the benchmark's reference)" % ((" --hours " + hours) if hours else "", os.path.basename(run)),
+    "from": "scripts/overnight.sh%s --labels %s --dir %s (no gnubg weights or gnubg-derived labels in training: "
+            "TD self-play from random weights, then rounds labelled by the nets' own %s; gnubg only as an opponent "
+            "and the benchmark's reference)" % ((" --hours " + hours) if hours else "", labels, os.path.basename(run),
+                                                 "1-ply search" if labels == "search" else "rollouts"),
     "bgkit_commit": commit,
-    "seeds": "overnight.sh's fixed seeds (TD 1, sampling 100+r, rollouts 200+r, benchmark 9001/9002, final duels 11)",
+    "seeds": "overnight.sh's fixed seeds (TD 1, sampling 100+r, rollouts 200+r (search labels need none), benchmark 9001/9002, final duels 11)",
     "budget_hours": float(hours) if hours else None,
     "wall_seconds": clock,
     "step_seconds": steps,

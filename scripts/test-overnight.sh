@@ -26,7 +26,7 @@ pass() { echo "PASS $* [$((SECONDS - t0)) s]"; }
 fail() { echo "FAIL $* [$((SECONDS - t0)) s]"; failures=$((failures + 1)); }
 
 # Toy sizes: the budget decides, these only keep the steps short.
-export SAMPLE_GAMES=40 MAX_POSITIONS=600 BENCH_GAMES=20 BENCH_POSITIONS=60 ROUND_DUEL_GAMES=200 DUEL_GAMES=400
+export SAMPLE_GAMES=40 MAX_POSITIONS=600 LABEL_GAMES=40 LABEL_POSITIONS=600 BENCH_GAMES=20 BENCH_POSITIONS=60 ROUND_DUEL_GAMES=200 DUEL_GAMES=400
 hours=0.01 # 36 s
 budget=36
 margin=12

@@ -2,6 +2,7 @@
 
 pub mod benchmark;
 pub mod convert;
+pub mod label;
 pub mod merge;
 pub mod rollout;
 pub mod sample;

@@ -250,7 +250,8 @@ fn parse_rollout_line(text: &str) -> Result<(usize, Sample), String> {
         Sample {
             position,
             probs,
-            se: Some(se),
+            // Search labels have no trials and no standard errors.
+            se: (trials > 0).then_some(se),
             trials,
         },
     ))

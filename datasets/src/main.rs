@@ -21,6 +21,7 @@ struct Cli {
 enum Command {
     Sample(cmd::sample::Args),
     Rollout(cmd::rollout::Args),
+    Label(cmd::label::Args),
     Convert(cmd::convert::Args),
     Stats(cmd::stats::Args),
     Merge(cmd::merge::Args),
@@ -39,6 +40,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Sample(args) => cmd::sample::run(args),
         Command::Rollout(args) => cmd::rollout::run(args),
+        Command::Label(args) => cmd::label::run(args),
         Command::Convert(args) => cmd::convert::run(args),
         Command::Stats(args) => cmd::stats::run(args),
         Command::Merge(args) => cmd::merge::run(args),

@@ -7,7 +7,7 @@ mod common;
 use std::path::Path;
 
 use datasets::format::{self, Format};
-use datasets::job::rollout::{self, RolloutJob};
+use datasets::job::rollout::{self, Labels, RolloutJob};
 use datasets::job::{JobError, Progress};
 use datasets::shard::Shard;
 use datasets::{Roller, RolloutSettings};
@@ -45,7 +45,7 @@ fn job(dir: &Path, input: &Path, settings: &RolloutSettings) -> RolloutJob {
         input: input.to_path_buf(),
         output: dir.join("out.csv"),
         format: None,
-        settings: settings.clone(),
+        labels: Labels::Rollout(settings.clone()),
         incremental: false,
         shard: Shard::ALL,
         threads: 2,

@@ -8,6 +8,7 @@ const BIN: &str = env!("CARGO_BIN_EXE_datasets");
 const SUBCOMMANDS: &[&str] = &[
     "sample",
     "rollout",
+    "label",
     "convert",
     "stats",
     "merge",
@@ -27,5 +28,6 @@ fn completions_and_man_pages_cover_every_subcommand() {
 #[test]
 fn usage_errors_are_one_line() {
     case_usage_error("datasets", BIN, &["rollout"]);
+    case_usage_error("datasets", BIN, &["label"]);
     case_usage_error("datasets", BIN, &["benchmark", "build"]);
 }

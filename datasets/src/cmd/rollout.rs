@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 use cli_support::thread_count;
 use datasets::format::Format;
-use datasets::job::rollout::{self, RolloutJob};
+use datasets::job::rollout::{self, Labels, RolloutJob};
 use datasets::shard::Shard;
 use datasets::RolloutSettings;
 
@@ -87,20 +87,21 @@ pub fn run(args: Args) -> Result<ExitCode> {
     cli_support::outputs::check(&args.output, &inputs, args.job.force)?;
     let threads = thread_count(args.job.threads)?;
     let deadline = cli_support::args::deadline(args.minutes)?;
+    let settings = RolloutSettings {
+        trials: args.trials,
+        plies: args.plies,
+        truncate: args.truncate,
+        seed: args.seed,
+        variance_reduction: !args.no_variance_reduction,
+        bearoff_truncation: !args.no_bearoff_truncation,
+        position_seeds: args.position_seeds,
+    };
     let job = RolloutJob {
         engine: engine_files(&args.engine)?,
         input: args.input,
         output: args.output,
         format: args.format.map(Format::from),
-        settings: RolloutSettings {
-            trials: args.trials,
-            plies: args.plies,
-            truncate: args.truncate,
-            seed: args.seed,
-            variance_reduction: !args.no_variance_reduction,
-            bearoff_truncation: !args.no_bearoff_truncation,
-            position_seeds: args.position_seeds,
-        },
+        labels: Labels::Rollout(settings.clone()),
         incremental: args.incremental,
         shard: args.shard.unwrap_or(Shard::ALL),
         threads,
@@ -136,14 +137,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
             "new": done.new,
             "left": done.left,
             "resumed": done.positions - done.new,
-            "trials": job.settings.trials,
+            "trials": settings.trials,
             "trials_played": done.trials,
-            "plies": job.settings.plies,
-            "truncate": job.settings.truncate,
-            "seed": job.settings.seed,
-            "variance_reduction": job.settings.variance_reduction,
-            "bearoff_truncation": job.settings.bearoff_truncation,
-            "position_seeds": job.settings.position_seeds,
+            "plies": settings.plies,
+            "truncate": settings.truncate,
+            "seed": settings.seed,
+            "variance_reduction": settings.variance_reduction,
+            "bearoff_truncation": settings.bearoff_truncation,
+            "position_seeds": settings.position_seeds,
             "incremental": job.incremental,
             "threads": threads,
             "seconds": done.seconds,

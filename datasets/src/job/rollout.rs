@@ -1,6 +1,6 @@
-//! The rollout job: every position of an input file rolled out on worker threads, each
-//! result journalled as it arrives (so that a rerun resumes), then the dataset written
-//! in input order.
+//! The rollout job: every position of an input file rolled out (or labelled by the
+//! net's own lookahead, [`Labels::Search`]) on worker threads, each result journalled
+//! as it arrives (so that a rerun resumes), then the dataset written in input order.
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -8,6 +8,7 @@ use std::sync::mpsc;
 use std::time::Instant;
 
 use evaluator::engine::EngineFiles;
+use evaluator::search::Lookahead;
 use rayon::prelude::*;
 use serde_json::json;
 
@@ -28,8 +29,8 @@ pub struct RolloutJob {
     pub output: PathBuf,
     /// The output's format (default: from its extension).
     pub format: Option<Format>,
-    /// The rollout settings.
-    pub settings: RolloutSettings,
+    /// How each position gets its values.
+    pub labels: Labels,
     /// Evaluate move lists incrementally ([`evaluator::Evaluator::with_incremental`]).
     pub incremental: bool,
     /// The part of the input to roll out.
@@ -43,6 +44,25 @@ pub struct RolloutJob {
     pub deadline: Option<Instant>,
 }
 
+/// One position's values, their standard errors (rollouts) and the trials behind them.
+type Label = ([f32; 5], Option<[f32; 5]>, u32);
+
+/// How a job gets each position's five probabilities.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Labels {
+    /// Cubeless rollouts with these settings (values with standard errors).
+    Rollout(RolloutSettings),
+    /// The weights' own evaluation searched `plies` deep (gnubg's lookahead: every
+    /// roll, each side's best move at 0 ply, pruned by the pruning nets when `prune`):
+    /// search-bootstrapped labels, no standard errors, 0 trials.
+    Search {
+        /// Plies of lookahead (1 or more).
+        plies: u32,
+        /// Let the pruning nets preselect each roll's candidates.
+        prune: bool,
+    },
+}
+
 /// What a finished rollout job did.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RolloutSummary {
@@ -52,7 +72,7 @@ pub struct RolloutSummary {
     pub left: usize,
     /// Of those, rolled out by this run (the others came from the journal).
     pub new: usize,
-    /// Trials played by this run.
+    /// Trials played by this run (0 for search labels).
     pub trials: u64,
     /// Seconds this run took.
     pub seconds: f64,
@@ -63,23 +83,55 @@ pub struct RolloutSummary {
 pub fn run(job: &RolloutJob, progress: &mut dyn Progress) -> Result<RolloutSummary, JobError> {
     let out_format = Format::for_output(&job.output, job.format)?;
     let input = read_positions(&job.input)?;
-    // Measured: at 0 ply the cache costs more than it saves (few positions repeat).
-    let cache_bits = if job.settings.plies > 0 { 20 } else { 0 };
+    // Measured: at 0 ply the cache costs more than it saves (few positions repeat);
+    // lookahead from the positions of self-play games meets many positions again.
+    let cache_bits = match &job.labels {
+        Labels::Rollout(r) if r.plies == 0 => 0,
+        _ => 20,
+    };
     let ev = job
         .engine
         .evaluator(None)?
         .with_cache(cache_bits)
         .with_incremental(job.incremental);
-    let roller = Roller::new(&ev, job.settings.clone())?;
+    let roller = match &job.labels {
+        Labels::Rollout(settings) => Some(Roller::new(&ev, settings.clone())?),
+        Labels::Search { plies: 0, .. } => {
+            return Err(JobError::Invalid("search labels need at least 1 ply".into()));
+        }
+        Labels::Search { .. } => None,
+    };
+    let trials_each = match &job.labels {
+        Labels::Rollout(settings) => u64::from(settings.trials),
+        Labels::Search { .. } => 0,
+    };
+    let label = |pos: &board::Position| -> Result<Label, evaluator::eval::EvalError> {
+        match (&job.labels, &roller) {
+            (Labels::Search { plies, prune }, _) => {
+                // Clamped as rollout means are: 1 − p can put a value a hair below 0,
+                // which datasets refuse.
+                let probs = ev.evaluate_plied(pos, *plies, Lookahead { prune: *prune })?;
+                Ok((probs.map(|p| p.clamp(0.0, 1.0)), None, 0))
+            }
+            (Labels::Rollout(_), Some(roller)) => {
+                let r = roller.rollout(pos)?;
+                let (probs, se) = r.probabilities();
+                Ok((probs, Some(se), r.trials))
+            }
+            (Labels::Rollout(_), None) => unreachable!("a rollout job has its roller"),
+        }
+    };
     let shard = job.shard;
     let mine: Vec<usize> = (0..input.len()).filter(|&i| shard.contains(i)).collect();
-    let mut description = json!({
-        "settings": job.settings,
-        "shard": shard.to_string(),
-        "input_rows": input.len(),
-        "input_digest": positions_digest(&input),
-        "engine": describe_files(&job.engine)?,
-    });
+    let mut description = match &job.labels {
+        Labels::Rollout(settings) => json!({ "settings": settings }),
+        // Its own key, so that a rollout's journal never resumes a search's.
+        Labels::Search { plies, prune } => json!({ "search": { "plies": plies, "prune": prune } }),
+    };
+    description["shard"] = json!(shard.to_string());
+    description["input_rows"] = json!(input.len());
+    description["input_digest"] = json!(positions_digest(&input));
+    description["engine"] = describe_files(&job.engine)?;
     if job.incremental {
         // Only when on, so that partial files of exact rollouts still resume.
         description["incremental"] = json!(true);
@@ -95,6 +147,7 @@ pub fn run(job: &RolloutJob, progress: &mut dyn Progress) -> Result<RolloutSumma
     }
     let pool = pool(job.threads)?;
     let mut finished = (mine.len() - pending.len()) as u64;
+    let resumed = finished;
     progress.start(mine.len() as u64, finished);
     let started = Instant::now();
     let stop = AtomicBool::new(false);
@@ -110,7 +163,7 @@ pub fn run(job: &RolloutJob, progress: &mut dyn Progress) -> Result<RolloutSumma
                         if stop.load(Ordering::Relaxed) || job.deadline.is_some_and(|d| Instant::now() >= d) {
                             return Err(());
                         }
-                        let r = roller.rollout(&input[i]);
+                        let r = label(&input[i]);
                         let failed = r.is_err();
                         let _ = tx.send((i, r));
                         if failed {
@@ -126,13 +179,12 @@ pub fn run(job: &RolloutJob, progress: &mut dyn Progress) -> Result<RolloutSumma
             if first_error.is_some() {
                 continue;
             }
-            let appended = r.map_err(JobError::from).and_then(|r| {
-                let (probs, se) = r.probabilities();
+            let appended = r.map_err(JobError::from).and_then(|(probs, se, trials)| {
                 let s = Sample {
                     position: input[i],
                     probs,
-                    se: Some(se),
-                    trials: r.trials,
+                    se,
+                    trials,
                 };
                 journal.append(i, &s)?;
                 done[i] = Some(s);
@@ -140,10 +192,14 @@ pub fn run(job: &RolloutJob, progress: &mut dyn Progress) -> Result<RolloutSumma
             });
             match appended {
                 Ok(()) => {
-                    trials_done += u64::from(job.settings.trials);
+                    trials_done += trials_each;
                     finished += 1;
                     let secs = started.elapsed().as_secs_f64().max(1e-9);
-                    let rate = format!("{:.0} trials/s", trials_done as f64 / secs);
+                    let rate = if trials_each > 0 {
+                        format!("{:.0} trials/s", trials_done as f64 / secs)
+                    } else {
+                        format!("{:.0} positions/s", (finished - resumed) as f64 / secs)
+                    };
                     progress.update(finished, Some(rate));
                 }
                 Err(e) => {
