@@ -1,7 +1,7 @@
 # `submit.sh overnight`: scripts/overnight.sh's pipeline as Slurm jobs (sourced by
 # submit.sh, whose options and functions it uses). The same tools with the same
-# arguments and the same files in DIR: the sampling, the rollouts and the benchmark
-# build run as job arrays of --tasks tasks merged afterwards (byte for byte what one
+# arguments and the same files in DIR: the sampling, the labels (search or rollouts,
+# --labels as overnight.sh's) and the benchmark build run as job arrays of --tasks tasks merged afterwards (byte for byte what one
 # machine writes), the final duels as parallel jobs, everything else as one job per
 # step, each after the one it needs. Each step leaves DIR/steps/NAME.done as
 # overnight.sh does, so the last job (scripts/overnight.sh itself, with BGKIT_BIN)
@@ -15,8 +15,16 @@
 . "$(dirname "${BASH_SOURCE[0]}")/../overnight-profiles.sh"
 if [ "$quick" = 1 ]; then : "${dir:=$(abs overnight-quick)}"; else : "${dir:=$(abs overnight)}"; fi
 [ -n "$rounds" ] && ROUNDS=$rounds
+# The run's labels, as overnight.sh keeps them (DIR/labels).
+[ -f "$dir/labels" ] && [ -z "$labels" ] && labels=$(cat "$dir/labels")
+: "${labels:=search}"
+case "$labels" in search|rollout) ;; *) die "--labels is search or rollout, got '$labels'" ;; esac
+if [ -f "$dir/labels" ] && [ "$(cat "$dir/labels")" != "$labels" ]; then
+  die "$dir was started with --labels $(cat "$dir/labels") (use another --dir)"
+fi
 [ -x "$BGKIT_BIN/gen-bearoff" ] || die "no gen-bearoff in BGKIT_BIN=$BGKIT_BIN"
 mkdir -p "$dir/steps" "$dir/logs" "$dir/data" "$dir/slurm"
+echo "$labels" >"$dir/labels"
 export DONE_DIR="$dir/steps"
 base=$dir/slurm
 export WORK=$base
@@ -78,13 +86,23 @@ data_args=()
 for r in $(seq 1 "$ROUNDS"); do
   rd="$dir/round-$r"
   mkdir -p "$rd"
-  oshard "round-$r-sampled" csv sample.sbatch "$rd/sampled.csv" "" -- --weights "$current" --games "$SAMPLE_GAMES" \
+  if [ "$labels" = search ]; then games=$LABEL_GAMES; keep=$LABEL_POSITIONS; else games=$SAMPLE_GAMES; keep=$MAX_POSITIONS; fi
+  oshard "round-$r-sampled" csv sample.sbatch "$rd/sampled.csv" "" -- --weights "$current" --games "$games" \
     --seed "$((100 + r))" "${dbs[@]}"
-  ostep "round-$r-sample" "head -n $((MAX_POSITIONS + 1)) $(q "$rd/sampled.csv") >$(q "$rd/positions.csv")"
-  oshard "round-$r-rollout" bgds rollout.sbatch "$rd/data.bgds" "$rd/positions.csv" -- --weights "$current" \
-    --input "$rd/positions.csv" --trials "$ROLLOUT_TRIALS" --truncate "$ROLLOUT_TRUNCATE" --seed "$((200 + r))" "${dbs[@]}"
-  ostep "round-$r-rollout" "$(q "$b/datasets" stats "$rd/data.bgds")"
+  ostep "round-$r-sample" "head -n $((keep + 1)) $(q "$rd/sampled.csv") >$(q "$rd/positions.csv")"
+  if [ "$labels" = search ]; then
+    oshard "round-$r-search" bgds label.sbatch "$rd/data.bgds" "$rd/positions.csv" -- --weights "$current" \
+      --input "$rd/positions.csv" --plies "$LABEL_PLIES" "${dbs[@]}"
+  else
+    oshard "round-$r-rollout" bgds rollout.sbatch "$rd/data.bgds" "$rd/positions.csv" -- --weights "$current" \
+      --input "$rd/positions.csv" --trials "$ROLLOUT_TRIALS" --truncate "$ROLLOUT_TRUNCATE" --seed "$((200 + r))" "${dbs[@]}"
+  fi
+  ostep "round-$r-$labels" "$(q "$b/datasets" stats "$rd/data.bgds")"
+  # As overnight.sh: search rounds train on the last DATA_ROUNDS rounds, rollouts on all.
   data_args+=(--data "$rd/data.bgds")
+  if [ "$labels" = search ] && [ "$DATA_ROUNDS" -gt 0 ] && [ "${#data_args[@]}" -gt $((2 * DATA_ROUNDS)) ]; then
+    data_args=("${data_args[@]: -$((2 * DATA_ROUNDS))}")
+  fi
   init=$current
   for class in contact crashed race; do
     out="$rd/$class"
@@ -127,6 +145,6 @@ ostep final-reference "$text"
 finals+=("$after")
 # The report: overnight.sh itself, which skips every step done above.
 after=$(IFS=:; echo "${finals[*]}")
-ostep report-run "$(q env BGKIT_BIN="$b" "$root/scripts/overnight.sh" --dir "$dir" --rounds "$ROUNDS" \
+ostep report-run "$(q env BGKIT_BIN="$b" "$root/scripts/overnight.sh" --dir "$dir" --rounds "$ROUNDS" --labels "$labels" \
   $([ "$quick" = 1 ] && echo --quick))"
 echo "submit.sh: overnight in $dir: $((ROUNDS)) round(s), report by job $after -> $dir/report.md" >&2

@@ -12,9 +12,10 @@
 #   submit.sh pipeline  --tasks N --games G --dir DIR [--weights W] [--trials T]
 #                       [--truncate X] [--seed S] [--epochs E] [common]
 #                       sample -> merge -> rollout -> merge -> supervised --class all
-#   submit.sh overnight --tasks N [--quick] [--dir DIR] [--rounds R] [common]
-#                       scripts/overnight.sh's pipeline, its sampling, rollouts and
-#                       benchmark build as arrays, its duels in parallel
+#   submit.sh overnight --tasks N [--quick] [--dir DIR] [--rounds R]
+#                       [--labels search|rollout] [common]
+#                       scripts/overnight.sh's pipeline, its sampling, labels (or
+#                       rollouts) and benchmark build as arrays, its duels in parallel
 #   submit.sh requeue JOBID_TASK...   rerun array tasks that were cancelled or failed
 #                       (they resume from their journals) and re-arm the jobs waiting
 #                       on their arrays (Slurm never releases an afterok dependency on
@@ -35,7 +36,7 @@ BGKIT_BIN=${BGKIT_BIN:-${CARGO_TARGET_DIR:-$root/target}/release}
 export BGKIT_BIN
 
 die() { echo "submit.sh: $*" >&2; exit 2; }
-usage() { sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; }
 abs() { local d b; d=$(dirname "$1"); b=$(basename "$1"); mkdir -p "$d"; echo "$(cd "$d" && pwd)/$b"; }
 
 [ $# -gt 0 ] || { usage >&2; exit 2; }
@@ -68,7 +69,7 @@ if [ "$job" = requeue ]; then
 fi
 
 tasks="" games="" input="" out="" work="" cpus=1 after="" dir="" weights="" trials=36 truncate=""
-seed=1 epochs=10 quick=0 rounds="" positional=() extra=()
+seed=1 epochs=10 quick=0 rounds="" labels="" positional=() extra=()
 need() { [ $# -ge 2 ] || die "$1 needs a value"; }
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -86,6 +87,7 @@ while [ $# -gt 0 ]; do
     --seed) need "$@"; seed=$2; shift ;;
     --epochs) need "$@"; epochs=$2; shift ;;
     --rounds) need "$@"; rounds=$2; shift ;;
+    --labels) need "$@"; labels=$2; shift ;;
     --quick) quick=1 ;;
     --) shift; extra=("$@"); break ;;
     -h|--help) usage; exit 0 ;;
