@@ -123,9 +123,17 @@ if [ -f "$dir/labels" ]; then
   fi
   labels=$old
 else
+  # Run directories from before --labels rolled out.
+  if [ -z "$labels" ] && compgen -G "$dir/steps/round-*-rollout.done" >/dev/null; then labels=rollout; fi
   : "${labels:=search}"
   echo "$labels" >"$dir/labels"
 fi
+# DIR/rollout-weights: whose weights label (a rerun keeps it; ship-net.sh reads it).
+if [ -f "$dir/rollout-weights" ] && [ "$(cat "$dir/rollout-weights")" != "$rollout_weights" ]; then
+  echo "overnight.sh: $dir was started with --rollout-weights $(cat "$dir/rollout-weights") (use another --dir)" >&2
+  exit 2
+fi
+echo "$rollout_weights" >"$dir/rollout-weights"
 budget_s=""
 if [ -n "$hours" ]; then
   budget_s=$(python3 -c 'import sys; print(int(float(sys.argv[1]) * 3600))' "$hours")
@@ -174,7 +182,7 @@ step() {
   fi
 }
 
-log "overnight.sh $([ "$quick" = 1 ] && echo --quick) in $dir: TD for $TD_MINUTES minutes at most, rounds $ROUNDS, $labels labels by $rollout_weights weights"
+log "overnight.sh $([ "$quick" = 1 ] && echo --quick) in $dir: TD for $TD_MINUTES minutes at most, rounds $([ "$ROUNDS" = 1000 ] && echo "while the time lasts" || echo "$ROUNDS"), $labels labels by $rollout_weights weights"
 
 # --- 0. Build --------------------------------------------------------------------------
 # BGKIT_BIN=DIR uses the binaries in DIR instead of building them.
@@ -287,15 +295,22 @@ for r in $(seq 1 "$ROUNDS"); do
   # class's training 8 %. A round is not started unless 35 % / ROUNDS and the 12 % are
   # left (a round begun before an interruption is finished).
   # With search labels a round has the profile's size and rounds go on while the time
-  # lasts: a round may use all that is left but the 12 %, and a new one is started only
-  # when that holds the longest round so far (5 % of the budget before the first).
+  # lasts (or up to --rounds): a round may use all that is left but the 12 %, and a new
+  # one is started only when that holds 1.2 times the longest round so far (by the
+  # budget's clock, round-N/clock: start and end; 5 % of the budget before the first).
   round_share=""
   if [ -n "$budget_s" ] && [ "$labels" = search ]; then
     round_share=$(python3 -c 'import sys; s, b = map(float, sys.argv[1:]); print(max(0.001, (b - s - 0.12 * b) / b))' "$(spent)" "$budget_s")
-    longest=$(python3 -c 'import glob, sys
+    longest=$(python3 -c 'import sys
 d, r = sys.argv[1], int(sys.argv[2])
-print(max([sum(int(open(f).read()) for f in glob.glob("%s/steps/round-%d-*.done" % (d, k))) for k in range(1, r)] or [0]))' "$dir" "$r")
-    if [ ! -d "$rd" ] && ! python3 -c 'import sys; s, b, longest = map(float, sys.argv[1:]); sys.exit(0 if b - s - 0.12 * b >= (longest or 0.05 * b) else 1)' \
+def took(k):
+    try:
+        a, b = open("%s/round-%d/clock" % (d, k)).read().split()
+        return int(b) - int(a)
+    except (OSError, ValueError):  # a round of an older run: not timed
+        return 0
+print(max([took(k) for k in range(1, r)] or [0]))' "$dir" "$r")
+    if [ ! -d "$rd" ] && ! python3 -c 'import sys; s, b, longest = map(float, sys.argv[1:]); sys.exit(0 if b - s - 0.12 * b >= (1.2 * longest or 0.05 * b) else 1)' \
       "$(spent)" "$budget_s" "${longest:-0}"; then
       log "budget: $(spent) of $budget_s s spent, round $r and later dropped"
       break
@@ -310,7 +325,9 @@ print(max([sum(int(open(f).read()) for f in glob.glob("%s/steps/round-%d-*.done"
     fi
   fi
   share() { python3 -c 'import sys; print(float(sys.argv[1]) * float(sys.argv[2]))' "$round_share" "$1"; }
-  mkdir -p "$rd"
+  if [ ! -d "$rd" ]; then
+    mkdir -p "$rd.tmp" && echo "$(spent)" >"$rd.tmp/clock" && mv "$rd.tmp" "$rd"
+  fi
   roller=$current
   [ "$rollout_weights" = gnubg ] && roller=$gnubg_wd
   if [ "$labels" = search ]; then games=$LABEL_GAMES; keep=$LABEL_POSITIONS; else games=$SAMPLE_GAMES; keep=$MAX_POSITIONS; fi
@@ -325,7 +342,10 @@ print(max([sum(int(open(f).read()) for f in glob.glob("%s/steps/round-%d-*.done"
   label() {
     local m=()
     [ -n "$budget_s" ] && m=(--minutes "$(budget_minutes "$(share 0.55)" 0.12)")
-    if [ "$labels" = search ]; then
+    # Written (by a rename) before a kill that came ahead of the step's end: done.
+    if [ -f "$rd/data.bgds" ]; then
+      :
+    elif [ "$labels" = search ]; then
       "$bin/datasets" label --weights "$roller" --input "$rd/positions.csv" -o "$rd/data.bgds" \
         --plies "$LABEL_PLIES" --quiet "${m[@]}" "${thread_args[@]}" "${dbs[@]}"
     else
@@ -350,6 +370,8 @@ print(max([sum(int(open(f).read()) for f in glob.glob("%s/steps/round-%d-*.done"
   step "round-$r-race" supervise race "$rd/crashed/net.wd" "$rd/race" "${data_args[@]}"
   current="$rd/race/net.wd"
   step "round-$r-measure" measure "$current" "$rd/measure" "$ROUND_DUEL_GAMES"
+  # The round's end on the budget's clock, once (the start is the file's first word).
+  [ -f "$rd/clock" ] && [ "$(wc -w <"$rd/clock")" = 1 ] && { printf '%s %s\n' "$(cat "$rd/clock")" "$(spent)" >"$rd/clock.tmp" && mv -f "$rd/clock.tmp" "$rd/clock"; }
   rounds_done=$r
 done
 ROUNDS=$rounds_done

@@ -39,6 +39,10 @@ done
 python3 - "$run" "$nets" "$name" "$commit" <<'PY'
 import hashlib, json, os, shutil, sys
 run, nets, name, commit = sys.argv[1:]
+# A net taught by gnubg's weights is not from zero.
+if os.path.exists(os.path.join(run, "rollout-weights")) and open(os.path.join(run, "rollout-weights")).read().strip() != "current":
+    print("ship-net.sh: %s was labelled by gnubg's weights (--rollout-weights gnubg): not a net from zero" % run, file=sys.stderr)
+    sys.exit(2)
 def load(p):
     with open(os.path.join(run, p)) as f:
         return json.load(f)

@@ -17,6 +17,8 @@ if [ "$quick" = 1 ]; then : "${dir:=$(abs overnight-quick)}"; else : "${dir:=$(a
 [ -n "$rounds" ] && ROUNDS=$rounds
 # The run's labels, as overnight.sh keeps them (DIR/labels).
 [ -f "$dir/labels" ] && [ -z "$labels" ] && labels=$(cat "$dir/labels")
+# Run directories from before --labels rolled out.
+if [ -z "$labels" ] && compgen -G "$dir/steps/round-*-rollout.done" >/dev/null; then labels=rollout; fi
 : "${labels:=search}"
 case "$labels" in search|rollout) ;; *) die "--labels is search or rollout, got '$labels'" ;; esac
 if [ -f "$dir/labels" ] && [ "$(cat "$dir/labels")" != "$labels" ]; then
@@ -115,7 +117,9 @@ $(q "$b/trainer" supervised --init "$init" --class "$class" --out "$out" --epoch
   ostep "round-$r-measure" "$(measure "$current" "$rd/measure" "$ROUND_DUEL_GAMES")"
 done
 
-# Final duels: one job per net, all at once.
+# Final duels: one job per net, all at once (every round's net: unlike overnight.sh, which
+# after more than 4 rounds plays only the best and the last, the cluster plays them all
+# in parallel; the report and ship-net.sh then rank every round).
 last=$after
 finals=()
 players=("$dir/td/net.wd")

@@ -140,9 +140,10 @@ pub fn run(job: &RolloutJob, progress: &mut dyn Progress) -> Result<RolloutSumma
     let pending: Vec<usize> = mine.iter().copied().filter(|&i| done[i].is_none()).collect();
     if pending.len() < mine.len() {
         progress.note(&format!(
-            "resuming: {} of {} positions already rolled out",
+            "resuming: {} of {} positions already {}",
             mine.len() - pending.len(),
-            mine.len()
+            mine.len(),
+            if trials_each > 0 { "rolled out" } else { "labelled" }
         ));
     }
     let pool = pool(job.threads)?;
