@@ -4,6 +4,7 @@ pub mod benchmark;
 pub mod convert;
 pub mod label;
 pub mod merge;
+pub mod positions;
 pub mod rollout;
 pub mod sample;
 pub mod stats;

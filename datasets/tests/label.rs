@@ -36,9 +36,20 @@ fn labels_are_the_evaluators_own_lookahead() {
     assert_eq!(list.len(), 150);
     for (extra, prune) in [(None, true), (Some("--no-prune"), false)] {
         let out = dir.join(format!("labels-{prune}.csv"));
-        let mut args = vec!["label", "--input", s(&input), "-o", s(&out), "--quiet"];
+        let mut args = vec!["label", "--input", s(&input), "-o", s(&out), "--quiet", "--json"];
         args.extend(extra);
-        ok(&args);
+        let summary: serde_json::Value = serde_json::from_slice(&ok(&args).stdout).unwrap();
+        assert_eq!(
+            (
+                &summary["positions"],
+                &summary["new"],
+                &summary["left"],
+                &summary["plies"],
+                &summary["prune"]
+            ),
+            (&150.into(), &150.into(), &0.into(), &1.into(), &prune.into()),
+            "{summary}"
+        );
         let text = std::fs::read_to_string(&out).unwrap();
         assert_eq!(
             text.lines().next().unwrap(),

@@ -2,17 +2,14 @@
 //! (search-bootstrapped training targets), resumable; the job is
 //! `datasets::job::rollout` with [`Labels::Search`].
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use cli_support::thread_count;
-use datasets::format::Format;
-use datasets::job::rollout::{self, Labels, RolloutJob};
-use datasets::shard::Shard;
+use datasets::job::rollout::{self, Labels};
 use serde_json::json;
 
-use super::{engine_files, format_name, note, print_json, Bar, EngineArgs, FormatArg, JobArgs};
+use super::positions::{self, PositionsArgs};
+use super::{note, print_json, Bar};
 
 /// Label positions with the weights' own N-ply evaluation (search-bootstrapped targets).
 ///
@@ -26,16 +23,7 @@ use super::{engine_files, format_name, note, print_json, Bar, EngineArgs, Format
 #[derive(clap::Args)]
 pub struct Args {
     #[command(flatten)]
-    engine: EngineArgs,
-    /// Positions to label: CSV with a position_id column, or a dataset file.
-    #[arg(long)]
-    input: PathBuf,
-    /// Output file (.csv, .nn/.dat/.txt for gnubg-nn text, .bgds/.bin for binary).
-    #[arg(short, long)]
-    output: PathBuf,
-    /// Output format (default: from the output's extension).
-    #[arg(long, value_enum)]
-    format: Option<FormatArg>,
+    positions: PositionsArgs,
     /// Plies of lookahead: 1 (21 rolls, about 2,000 positions/s per thread) up to 3.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=3))]
     plies: u32,
@@ -43,48 +31,19 @@ pub struct Args {
     /// candidates.
     #[arg(long)]
     no_prune: bool,
-    /// Do only shard K of N of the input (rows i with i % N == K-1); join the parts
-    /// with `datasets merge`.
-    #[arg(long, value_name = "K/N")]
-    shard: Option<Shard>,
-    /// Stop after this many minutes of this session (no position is started after it:
-    /// the output holds the positions labelled, in input order), and the summary says
-    /// what was left out. Not with --shard (a merge needs whole shards).
-    #[arg(long, value_name = "M", conflicts_with = "shard")]
-    minutes: Option<f64>,
-    /// Print a summary of the run as JSON on stdout at the end.
-    #[arg(long)]
-    json: bool,
-    #[command(flatten)]
-    job: JobArgs,
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let mut inputs = args.engine.paths();
-    inputs.push(&args.input);
-    cli_support::outputs::check(&args.output, &inputs, args.job.force)?;
-    let threads = thread_count(args.job.threads)?;
-    let deadline = cli_support::args::deadline(args.minutes)?;
-    let job = RolloutJob {
-        engine: engine_files(&args.engine)?,
-        input: args.input,
-        output: args.output,
-        format: args.format.map(Format::from),
-        labels: Labels::Search {
-            plies: args.plies,
-            prune: !args.no_prune,
-        },
-        incremental: false,
-        shard: args.shard.unwrap_or(Shard::ALL),
-        threads,
-        fresh: args.job.fresh,
-        deadline,
+    let labels = Labels::Search {
+        plies: args.plies,
+        prune: !args.no_prune,
     };
-    let format = Format::for_output(&job.output, job.format)?;
-    let done = rollout::run(&job, &mut Bar::new("positions", args.job.quiet))?;
+    let job = args.positions.job(labels, false)?;
+    let quiet = args.positions.job.quiet;
+    let done = rollout::run(&job, &mut Bar::new("positions", quiet))?;
     let rate = done.new as f64 / done.seconds.max(1e-9);
     note(
-        args.job.quiet,
+        quiet,
         &format!(
             "datasets: labelled {} positions ({} new) at {} ply in {:.1}s ({:.0} positions/s) -> {}{}",
             done.positions,
@@ -93,29 +52,15 @@ pub fn run(args: Args) -> Result<ExitCode> {
             done.seconds,
             rate,
             job.output.display(),
-            super::stopped_note(
-                done.left as u64,
-                (done.positions + done.left) as u64,
-                "positions left out"
-            )
+            positions::stopped(&done)
         ),
     );
-    if args.json {
-        print_json(&json!({
-            "output": job.output.display().to_string(),
-            "format": format_name(format),
-            "input": job.input.display().to_string(),
-            "shard": job.shard.to_string(),
-            "positions": done.positions,
-            "new": done.new,
-            "left": done.left,
-            "resumed": done.positions - done.new,
-            "plies": args.plies,
-            "prune": !args.no_prune,
-            "threads": threads,
-            "seconds": done.seconds,
-            "positions_per_second": rate,
-        }))?;
+    if args.positions.json {
+        let mut out = positions::summary(&job, &done)?;
+        out["plies"] = json!(args.plies);
+        out["prune"] = json!(!args.no_prune);
+        out["positions_per_second"] = json!(rate);
+        print_json(&out)?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -1,19 +1,15 @@
 //! `datasets rollout`: cubeless rollouts of every input position, resumable (the job
 //! itself is `datasets::job::rollout`).
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use cli_support::thread_count;
-use datasets::format::Format;
-use datasets::job::rollout::{self, Labels, RolloutJob};
-use datasets::shard::Shard;
+use datasets::job::rollout::{self, Labels};
 use datasets::RolloutSettings;
-
 use serde_json::json;
 
-use super::{engine_files, format_name, note, print_json, Bar, EngineArgs, FormatArg, JobArgs};
+use super::positions::{self, PositionsArgs};
+use super::{note, print_json, Bar};
 
 /// Roll out positions: five cubeless probabilities and their standard errors each.
 ///
@@ -24,16 +20,7 @@ use super::{engine_files, format_name, note, print_json, Bar, EngineArgs, Format
 #[derive(clap::Args)]
 pub struct Args {
     #[command(flatten)]
-    engine: EngineArgs,
-    /// Positions to roll out: CSV with a position_id column, or a dataset file.
-    #[arg(long)]
-    input: PathBuf,
-    /// Output file (.csv, .nn/.dat/.txt for gnubg-nn text, .bgds/.bin for binary).
-    #[arg(short, long)]
-    output: PathBuf,
-    /// Output format (default: from the output's extension).
-    #[arg(long, value_enum)]
-    format: Option<FormatArg>,
+    positions: PositionsArgs,
     /// Trials (games) per position.
     #[arg(long, default_value_t = 1296)]
     trials: u32,
@@ -63,30 +50,9 @@ pub struct Args {
     /// gnubg's instead of bit-identical; still the same numbers for the same seed.
     #[arg(long)]
     incremental: bool,
-    /// Do only shard K of N of the input (rows i with i % N == K-1); join the parts
-    /// with `datasets merge`.
-    #[arg(long, value_name = "K/N")]
-    shard: Option<Shard>,
-    /// Stop after this many minutes of this session (no position is started after it: the output holds
-    /// the positions rolled out, in input order); the output
-    /// holds what was done, and the summary says what was left out. Not with --shard
-    /// (a merge needs whole shards).
-    #[arg(long, value_name = "M", conflicts_with = "shard")]
-    minutes: Option<f64>,
-    /// Print a summary of the run as JSON on stdout at the end (the output file is the
-    /// same).
-    #[arg(long)]
-    json: bool,
-    #[command(flatten)]
-    job: JobArgs,
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let mut inputs = args.engine.paths();
-    inputs.push(&args.input);
-    cli_support::outputs::check(&args.output, &inputs, args.job.force)?;
-    let threads = thread_count(args.job.threads)?;
-    let deadline = cli_support::args::deadline(args.minutes)?;
     let settings = RolloutSettings {
         trials: args.trials,
         plies: args.plies,
@@ -96,22 +62,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
         bearoff_truncation: !args.no_bearoff_truncation,
         position_seeds: args.position_seeds,
     };
-    let job = RolloutJob {
-        engine: engine_files(&args.engine)?,
-        input: args.input,
-        output: args.output,
-        format: args.format.map(Format::from),
-        labels: Labels::Rollout(settings.clone()),
-        incremental: args.incremental,
-        shard: args.shard.unwrap_or(Shard::ALL),
-        threads,
-        fresh: args.job.fresh,
-        deadline,
-    };
-    let format = Format::for_output(&job.output, job.format)?;
-    let done = rollout::run(&job, &mut Bar::new("positions", args.job.quiet))?;
+    let job = args
+        .positions
+        .job(Labels::Rollout(settings.clone()), args.incremental)?;
+    let quiet = args.positions.job.quiet;
+    let done = rollout::run(&job, &mut Bar::new("positions", quiet))?;
     note(
-        args.job.quiet,
+        quiet,
         &format!(
             "datasets: rolled out {} positions ({} new) x {} trials in {:.1}s ({:.0} trials/s) -> {}{}",
             done.positions,
@@ -120,36 +77,29 @@ pub fn run(args: Args) -> Result<ExitCode> {
             done.seconds,
             done.trials as f64 / done.seconds.max(1e-9),
             job.output.display(),
-            super::stopped_note(
-                done.left as u64,
-                (done.positions + done.left) as u64,
-                "positions left out"
-            )
+            positions::stopped(&done)
         ),
     );
-    if args.json {
-        print_json(&json!({
-            "output": job.output.display().to_string(),
-            "format": format_name(format),
-            "input": job.input.display().to_string(),
-            "shard": job.shard.to_string(),
-            "positions": done.positions,
-            "new": done.new,
-            "left": done.left,
-            "resumed": done.positions - done.new,
-            "trials": settings.trials,
-            "trials_played": done.trials,
-            "plies": settings.plies,
-            "truncate": settings.truncate,
-            "seed": settings.seed,
-            "variance_reduction": settings.variance_reduction,
-            "bearoff_truncation": settings.bearoff_truncation,
-            "position_seeds": settings.position_seeds,
-            "incremental": job.incremental,
-            "threads": threads,
-            "seconds": done.seconds,
-            "trials_per_second": done.trials as f64 / done.seconds.max(1e-9),
-        }))?;
+    if args.positions.json {
+        let mut out = positions::summary(&job, &done)?;
+        for (key, value) in [
+            ("trials", json!(settings.trials)),
+            ("trials_played", json!(done.trials)),
+            ("plies", json!(settings.plies)),
+            ("truncate", json!(settings.truncate)),
+            ("seed", json!(settings.seed)),
+            ("variance_reduction", json!(settings.variance_reduction)),
+            ("bearoff_truncation", json!(settings.bearoff_truncation)),
+            ("position_seeds", json!(settings.position_seeds)),
+            ("incremental", json!(job.incremental)),
+            (
+                "trials_per_second",
+                json!(done.trials as f64 / done.seconds.max(1e-9)),
+            ),
+        ] {
+            out[key] = value;
+        }
+        print_json(&out)?;
     }
     Ok(ExitCode::SUCCESS)
 }
