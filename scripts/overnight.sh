@@ -506,7 +506,25 @@ for f in sorted(os.listdir(os.path.join(d, "steps")), key=lambda n: os.path.getm
     out.append("| %s | %d |" % (name, secs(name)))
     total += secs(name)
 out.append("| **total** | **%d** |" % total)
+# The whole run on one chart (run-curve.csv, drawn by `trainer curve --x minutes` below):
+# TD's benchmark rows, then each round's duel against pubeval, placed at the end of
+# the round by the steps' seconds after TD.
+import csv
+with open(os.path.join(d, "td/curve.csv")) as f:
+    rows = list(csv.DictReader(f))
+t = float(rows[-1]["elapsed_s"]) + secs("benchset") + secs("measure-td")
+for r in range(1, rounds + 1):
+    t += sum(secs("round-%d-%s" % (r, s)) for s in ("sample", labels, "contact", "crashed", "race", "measure"))
+    m = load("round-%d/measure.pubeval.json" % r)
+    rows.append({"games": rows[-1]["games"], "elapsed_s": t, "games_per_s": 0, "alpha": 0, "bench_games": m["games"],
+                 "ppg": m["ppg"], "se": m["se"], "win_rate": m["win_rate"], "gammon_rate": m["gammon_rate"],
+                 "gammon_loss_rate": m["gammon_loss_rate"]})
+with open(os.path.join(d, "run-curve.csv"), "w", newline="") as f:
+    w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
+    w.writeheader()
+    w.writerows(rows)
 out.append("\n## Plots\n")
+out.append("The whole run, ppg against pubeval over minutes (TD's benchmarks, then each round's duel; `run-curve.csv`):\n\n![run curve](run-curve.png)\n")
 out.append("TD self-play, ppg against pubeval:\n\n![TD curve](td/curve.png)\n")
 for r in range(1, rounds + 1):
     for c in ["contact", "crashed", "race"]:
@@ -517,6 +535,7 @@ with open(tmp, "w") as f:
     f.write(text)
 os.replace(tmp, os.path.join(d, "report.md"))
 PY
+  "$bin/trainer" curve --input "$dir/run-curve.csv" -o "$dir/run-curve.png" --x minutes --force
 }
 rm -f "$dir/steps/report.done"
 step report report

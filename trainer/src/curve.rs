@@ -147,14 +147,38 @@ pub fn ppg_axis(rows: &[CurveRow]) -> ((f64, f64), bool) {
     ((lo - pad, hi + pad), clip)
 }
 
+/// What a chart's x axis counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum XAxis {
+    /// Self-play games trained (`games`).
+    Games,
+    /// Minutes since the run began (`elapsed_s` / 60): a whole pipeline, TD and the
+    /// rounds after it, on one clock.
+    Minutes,
+}
+
+impl XAxis {
+    fn of(self, r: &CurveRow) -> f64 {
+        match self {
+            XAxis::Games => r.games as f64,
+            XAxis::Minutes => r.elapsed_s / 60.0,
+        }
+    }
+}
+
 /// Draws ppg against pubeval (± 1 SE) over games trained as a PNG, written through a
 /// temporary file, with pubeval's and gnubg 0-ply's levels as reference lines (see
 /// [`ppg_axis`] for the axis). Without a usable system font the chart has no text.
 pub fn plot(path: &Path, rows: &[CurveRow]) -> Result<(), TrainerError> {
+    plot_by(path, rows, XAxis::Games)
+}
+
+/// [`plot`] over the x axis `x`.
+pub fn plot_by(path: &Path, rows: &[CurveRow], x: XAxis) -> Result<(), TrainerError> {
     draw_png(path, |root| {
         let err = |e: String| e;
         root.fill(&WHITE).map_err(|e| err(e.to_string()))?;
-        let max_games = rows.iter().map(|r| r.games).max().unwrap_or(1).max(1) as f64;
+        let max_games = rows.iter().map(|r| x.of(r)).fold(0.0, f64::max).max(1.0);
         let ((lo, hi), clipped) = ppg_axis(rows);
         let text = font_available();
         let mut builder = ChartBuilder::on(&root);
@@ -174,18 +198,29 @@ pub fn plot(path: &Path, rows: &[CurveRow]) -> Result<(), TrainerError> {
         let mut chart = builder
             .build_cartesian_2d(0f64..x_end, lo..hi)
             .map_err(|e| err(e.to_string()))?;
+        // Tenths of a minute on a short run's minutes axis, else whole numbers.
+        let x_label = move |v: &f64| {
+            if x == XAxis::Minutes && max_games < 10.0 {
+                format!("{v:.1}")
+            } else {
+                format!("{}", v.round() as u64)
+            }
+        };
         let mut mesh = chart.configure_mesh();
         if text {
-            mesh.x_desc("games trained")
-                .y_desc("ppg")
-                .x_label_formatter(&|x| format!("{}", x.round() as u64))
-                .y_label_formatter(&|y| {
-                    if y.abs() < 0.005 {
-                        "0".into()
-                    } else {
-                        format!("{y:+.2}")
-                    }
-                });
+            mesh.x_desc(match x {
+                XAxis::Games => "games trained",
+                XAxis::Minutes => "minutes since the start",
+            })
+            .y_desc("ppg")
+            .x_label_formatter(&x_label)
+            .y_label_formatter(&|y| {
+                if y.abs() < 0.005 {
+                    "0".into()
+                } else {
+                    format!("{y:+.2}")
+                }
+            });
         } else {
             mesh.x_labels(0).y_labels(0);
         }
@@ -206,7 +241,7 @@ pub fn plot(path: &Path, rows: &[CurveRow]) -> Result<(), TrainerError> {
         let shown = |r: &&CurveRow| r.ppg >= lo;
         let s = chart
             .draw_series(LineSeries::new(
-                rows.iter().filter(shown).map(|r| (r.games as f64, r.ppg)),
+                rows.iter().filter(shown).map(|r| (x.of(r), r.ppg)),
                 BLUE,
             ))
             .map_err(|e| err(e.to_string()))?;
@@ -217,7 +252,7 @@ pub fn plot(path: &Path, rows: &[CurveRow]) -> Result<(), TrainerError> {
         chart
             .draw_series(rows.iter().filter(shown).map(|r| {
                 ErrorBar::new_vertical(
-                    r.games as f64,
+                    x.of(r),
                     (r.ppg - r.se).max(lo),
                     r.ppg,
                     r.ppg + r.se,
@@ -273,10 +308,12 @@ mod tests {
             "{text}"
         );
         assert_eq!(read_csv(&csv).unwrap(), rows);
-        let png = dir.join("curve.png");
-        plot(&png, &rows).unwrap();
-        let bytes = std::fs::read(&png).unwrap();
-        assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+        for x in [XAxis::Games, XAxis::Minutes] {
+            let png = dir.join("curve.png");
+            plot_by(&png, &rows, x).unwrap();
+            let bytes = std::fs::read(&png).unwrap();
+            assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+        }
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -24,6 +24,7 @@ enum Command {
     Tourney(cmd::tourney::Args),
     Supervised(cmd::supervised::Args),
     Benchmark(cmd::benchmark::Args),
+    Curve(cmd::curve::Args),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell) on stdout.
     Completions(cli_support::docs::CompletionsArgs),
     /// Write the man pages (this tool and every subcommand) into a directory.
@@ -41,6 +42,7 @@ fn main() -> ExitCode {
         Command::Tourney(args) => cmd::tourney::run(args),
         Command::Supervised(args) => cmd::supervised::run(args),
         Command::Benchmark(args) => cmd::benchmark::run(args),
+        Command::Curve(args) => cmd::curve::run(args),
         Command::Completions(args) => {
             cli_support::docs::completions::<Cli>(&args).map(|()| ExitCode::SUCCESS)
         }

@@ -11,6 +11,7 @@ const SUBCOMMANDS: &[&str] = &[
     "tourney",
     "supervised",
     "benchmark",
+    "curve",
     "completions",
     "man",
 ];

@@ -2,6 +2,7 @@
 //! threads they share come from `cli_support`).
 
 pub mod benchmark;
+pub mod curve;
 pub mod duel;
 pub mod supervised;
 pub mod td;
