@@ -101,39 +101,35 @@ mainlog="$dir/overnight.log"
 
 log() { printf '%s %s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$*" | tee -a "$mainlog"; }
 
+# kept NAME VALUE WHAT: a setting the run keeps in DIR/NAME (written by the first
+# invocation that has a VALUE); prints it. A rerun with another VALUE is refused.
+kept() {
+  local file="$dir/$1" value=$2 what=$3
+  if [ -f "$file" ]; then
+    if [ -n "$value" ] && [ "$value" != "$(cat "$file")" ]; then
+      echo "overnight.sh: $dir was started with --$1 $(cat "$file") (a run keeps its $what; use another --dir)" >&2
+      return 2
+    fi
+    cat "$file"
+  elif [ -n "$value" ]; then
+    echo "$value" >"$file"
+    echo "$value"
+  fi
+}
+
 # --- The time budget (--hours) -------------------------------------------------------------
 # DIR/hours holds the budget of the run (a rerun keeps it); DIR/clock the seconds spent
 # in all invocations so far, saved every 2 s and after every step.
-if [ -f "$dir/hours" ]; then
-  old=$(cat "$dir/hours")
-  if [ -n "$hours" ] && [ "$hours" != "$old" ]; then
-    echo "overnight.sh: $dir was started with --hours $old (a run keeps its budget; use another --dir)" >&2
-    exit 2
-  fi
-  hours=$old
-elif [ -n "$hours" ]; then
-  echo "$hours" >"$dir/hours"
+hours=$(kept hours "$hours" budget) || exit 2
+# DIR/labels: the run's label source (a rerun keeps it). Run directories from before
+# --labels rolled out.
+if [ ! -f "$dir/labels" ] && [ -z "$labels" ] && compgen -G "$dir/steps/round-*-rollout.done" >/dev/null; then
+  labels=rollout
 fi
-# DIR/labels: the run's label source (a rerun keeps it).
-if [ -f "$dir/labels" ]; then
-  old=$(cat "$dir/labels")
-  if [ -n "$labels" ] && [ "$labels" != "$old" ]; then
-    echo "overnight.sh: $dir was started with --labels $old (a run keeps its labels; use another --dir)" >&2
-    exit 2
-  fi
-  labels=$old
-else
-  # Run directories from before --labels rolled out.
-  if [ -z "$labels" ] && compgen -G "$dir/steps/round-*-rollout.done" >/dev/null; then labels=rollout; fi
-  : "${labels:=search}"
-  echo "$labels" >"$dir/labels"
-fi
+[ -f "$dir/labels" ] || : "${labels:=search}"
+labels=$(kept labels "$labels" labels) || exit 2
 # DIR/rollout-weights: whose weights label (a rerun keeps it; ship-net.sh reads it).
-if [ -f "$dir/rollout-weights" ] && [ "$(cat "$dir/rollout-weights")" != "$rollout_weights" ]; then
-  echo "overnight.sh: $dir was started with --rollout-weights $(cat "$dir/rollout-weights") (use another --dir)" >&2
-  exit 2
-fi
-echo "$rollout_weights" >"$dir/rollout-weights"
+rollout_weights=$(kept rollout-weights "$rollout_weights" "labelling weights") || exit 2
 budget_s=""
 if [ -n "$hours" ]; then
   budget_s=$(python3 -c 'import sys; print(int(float(sys.argv[1]) * 3600))' "$hours")
