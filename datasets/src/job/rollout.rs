@@ -94,31 +94,35 @@ pub fn run(job: &RolloutJob, progress: &mut dyn Progress) -> Result<RolloutSumma
         .evaluator(None)?
         .with_cache(cache_bits)
         .with_incremental(job.incremental);
-    let roller = match &job.labels {
-        Labels::Rollout(settings) => Some(Roller::new(&ev, settings.clone())?),
+    // What labels each position: a roller, or the search (checked once, here).
+    enum Source<'a> {
+        Roll(Roller<'a>),
+        Search(u32, Lookahead),
+    }
+    let source = match &job.labels {
+        Labels::Rollout(settings) => Source::Roll(Roller::new(&ev, settings.clone())?),
         Labels::Search { plies: 0, .. } => {
             return Err(JobError::Invalid("search labels need at least 1 ply".into()));
         }
-        Labels::Search { .. } => None,
+        Labels::Search { plies, prune } => Source::Search(*plies, Lookahead { prune: *prune }),
     };
-    let trials_each = match &job.labels {
-        Labels::Rollout(settings) => u64::from(settings.trials),
-        Labels::Search { .. } => 0,
+    let trials_each = match &source {
+        Source::Roll(roller) => u64::from(roller.settings().trials),
+        Source::Search(..) => 0,
     };
     let label = |pos: &board::Position| -> Result<Label, evaluator::eval::EvalError> {
-        match (&job.labels, &roller) {
-            (Labels::Search { plies, prune }, _) => {
+        match &source {
+            Source::Search(plies, look) => {
                 // Clamped as rollout means are: 1 − p can put a value a hair below 0,
                 // which datasets refuse.
-                let probs = ev.evaluate_plied(pos, *plies, Lookahead { prune: *prune })?;
+                let probs = ev.evaluate_plied(pos, *plies, *look)?;
                 Ok((probs.map(|p| p.clamp(0.0, 1.0)), None, 0))
             }
-            (Labels::Rollout(_), Some(roller)) => {
+            Source::Roll(roller) => {
                 let r = roller.rollout(pos)?;
                 let (probs, se) = r.probabilities();
                 Ok((probs, Some(se), r.trials))
             }
-            (Labels::Rollout(_), None) => unreachable!("a rollout job has its roller"),
         }
     };
     let shard = job.shard;
