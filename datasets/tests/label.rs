@@ -26,6 +26,23 @@ fn positions(dir: &Path, n: usize) -> (PathBuf, Vec<board::Position>) {
     (path, list)
 }
 
+/// Runs `datasets ARGS` and kills it once its journal `journal` holds `lines` lines
+/// (header included; or after 2 minutes).
+fn kill_once_journalled<A: AsRef<std::ffi::OsStr>>(args: &[A], journal: &Path, lines: usize) {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_datasets"))
+        .args(args)
+        .spawn()
+        .unwrap();
+    let t = std::time::Instant::now();
+    while std::fs::read_to_string(journal).map_or(0, |t| t.lines().count()) < lines
+        && t.elapsed().as_secs() < 120
+    {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+}
+
 #[test]
 fn labels_are_the_evaluators_own_lookahead() {
     let Some(ev) = common::gnubg_evaluator() else {
@@ -107,21 +124,8 @@ fn a_killed_labelling_resumes_to_the_same_bytes() {
     };
     ok(&args(&whole).iter().map(String::as_str).collect::<Vec<_>>());
     // Started again, killed once a few labels are in the journal.
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_datasets"))
-        .args(args(&cut))
-        .spawn()
-        .unwrap();
     let journal = dir.join("cut.bgds.partial");
-    let t = std::time::Instant::now();
-    loop {
-        let lines = std::fs::read_to_string(&journal).map_or(0, |t| t.lines().count());
-        if lines > 5 || t.elapsed().as_secs() > 120 {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
+    kill_once_journalled(&args(&cut), &journal, 6);
     assert!(!cut.exists(), "killed before the end");
     let out = ok(&args(&cut)
         .iter()
@@ -148,8 +152,8 @@ fn zero_plies_and_a_rollout_journal_are_refused() {
         return;
     }
     // A rollout's partial results are not taken for labels (or the other way round).
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_datasets"))
-        .args([
+    kill_once_journalled(
+        &[
             "rollout",
             "--input",
             s(&input),
@@ -162,18 +166,10 @@ fn zero_plies_and_a_rollout_journal_are_refused() {
             "-j",
             "1",
             "--quiet",
-        ])
-        .spawn()
-        .unwrap();
-    let journal = dir.join("l.csv.partial");
-    let t = std::time::Instant::now();
-    while std::fs::read_to_string(&journal).map_or(0, |t| t.lines().count()) < 2
-        && t.elapsed().as_secs() < 120
-    {
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
+        ],
+        &dir.join("l.csv.partial"),
+        2,
+    );
     let r = datasets(&["label", "--input", s(&input), "-o", s(&out), "--quiet"]);
     assert_eq!(r.status.code(), Some(2));
     let err = String::from_utf8_lossy(&r.stderr);
