@@ -22,7 +22,7 @@
 # of the same names override them (e.g. TD_MINUTES=60). --td-only: no
 # supervised rounds; TD self-play for the whole night (8 hours unless TD_MINUTES).
 # --hours H: a time budget for the whole run (across interruptions: DIR/clock counts
-# the seconds spent): each step gets its share (TD 40 %, the benchmark set 7 %, the
+# the seconds spent): each step gets its share (TD TD_SHARE, 30 %; the benchmark set 7 %; the
 # rounds what is left but 12 %, the final duels the rest) through the tools' --minutes,
 # later rounds are dropped when the time is short, the final duels are sized to the
 # time left, and the run ends within the budget plus the last step's overrun (seconds).
@@ -137,7 +137,7 @@ if [ -n "$hours" ]; then
   # time lasts (unless --rounds).
   TD_GAMES=1000000000
   [ "$labels" = search ] && [ -z "$rounds" ] && ROUNDS=1000
-  TD_MINUTES=$(python3 -c 'import sys; print(float(sys.argv[1]) * 0.40 / 60)' "$budget_s")
+  TD_MINUTES=$(python3 -c 'import sys; print(float(sys.argv[1]) * float(sys.argv[2]) / 60)' "$budget_s" "$TD_SHARE")
 fi
 spent0=$(cat "$dir/clock" 2>/dev/null || echo 0)
 epoch0=$(date +%s)
@@ -225,13 +225,13 @@ td() {
     local left
     left=$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); print(max(0.0, float(sys.argv[2]) - s["elapsed_seconds"] / 60))' \
       "$dir/td/state.json" "$TD_MINUTES")
-    [ -n "$budget_s" ] && left=$(python3 -c 'import sys; print(min(map(float, sys.argv[1:])))' "$left" "$(budget_minutes 0.40 0.45)")
+    [ -n "$budget_s" ] && left=$(python3 -c 'import sys; print(min(map(float, sys.argv[1:])))' "$left" "$(budget_minutes "$TD_SHARE" 0.45)")
     if python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) > 0.05 else 1)' "$left"; then
       "$bin/trainer" td --resume "$dir/td" --games "$TD_GAMES" --minutes "$left" "${thread_args[@]}" "${dbs[@]}"
     fi
   else
     local m=$TD_MINUTES
-    [ -n "$budget_s" ] && m=$(budget_minutes 0.40 0.45)
+    [ -n "$budget_s" ] && m=$(budget_minutes "$TD_SHARE" 0.45)
     "$bin/trainer" td --out "$dir/td" --games "$TD_GAMES" --minutes "$m" --bench-every "$TD_BENCH_EVERY" \
       --bench-games "$TD_BENCH_GAMES" --checkpoint-every "$TD_BENCH_EVERY" "${thread_args[@]}" "${dbs[@]}"
   fi
@@ -267,15 +267,36 @@ measure() {
 step measure-td measure "$dir/td/net.wd" "$dir/td/measure" "$ROUND_DUEL_GAMES"
 
 # --- 4. Rounds of sample -> rollout -> supervised training -------------------------------
-# Supervised training of one class's net, new or resumed.
+# has_class FILE CLASS: whether the dataset FILE holds positions of CLASS, by the
+# stats.json written next to it (a file without one is taken to hold every class).
+has_class() {
+  local stats="${1%/*}/stats.json"
+  [ -f "$stats" ] || return 0
+  python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(0 if any(c["class"] == sys.argv[2] and c["count"] > 0 for c in d["classes"]) else 1)' "$stats" "$2"
+}
+# Supervised training of one class's net, new or resumed, on the data files (--data
+# FILE ...) that hold positions of the class; with none (a toy budget's few games), the
+# starting net is kept as the class's result.
 supervise() {
-  local class=$1 init=$2 out=$3
+  local class=$1 init=$2 out=$3 data=() ext
   shift 3
+  while [ $# -ge 2 ]; do
+    has_class "$2" "$class" && data+=("$1" "$2")
+    shift 2
+  done
   if [ -f "$out/supervised.json" ]; then
     "$bin/trainer" supervised --resume "$out" "${thread_args[@]}" "${minutes_args[@]}"
+  elif [ ${#data[@]} -eq 0 ]; then
+    echo "no $class positions in the round's data: the $class net is kept"
+    mkdir -p "$out"
+    for ext in wd weights json; do
+      [ ! -f "${init%.wd}.$ext" ] || cp "${init%.wd}.$ext" "$out/net.$ext"
+    done
   else
     "$bin/trainer" supervised --init "$init" --class "$class" --out "$out" --epochs "$EPOCHS" --lr "$LR" \
-      --patience 4 --plateau 1 "$@" "${thread_args[@]}" "${minutes_args[@]}"
+      --patience 4 --plateau 1 "${data[@]}" "${thread_args[@]}" "${minutes_args[@]}"
   fi
 }
 
@@ -327,11 +348,14 @@ print(max([took(k) for k in range(1, r)] or [0]))' "$dir" "$r")
   roller=$current
   [ "$rollout_weights" = gnubg ] && roller=$gnubg_wd
   if [ "$labels" = search ]; then games=$LABEL_GAMES; keep=$LABEL_POSITIONS; else games=$SAMPLE_GAMES; keep=$MAX_POSITIONS; fi
+  # Search rounds also label the positions after each decision's next-best moves.
+  alternatives=0
+  [ "$labels" = search ] && alternatives=$ALTERNATIVES
   sample() {
     local m=()
     [ -n "$budget_s" ] && m=(--minutes "$(budget_minutes "$(share 0.10)" 0.12)")
     "$bin/datasets" sample --weights "$current" --games "$games" --seed "$((100 + r))" -o "$rd/sampled.csv" --force \
-      --quiet "${m[@]}" "${thread_args[@]}" "${dbs[@]}"
+      --alternatives "$alternatives" --quiet "${m[@]}" "${thread_args[@]}" "${dbs[@]}"
     head -n "$((keep + 1))" "$rd/sampled.csv" >"$rd/positions.csv"
   }
   step "round-$r-sample" sample
@@ -349,6 +373,7 @@ print(max([took(k) for k in range(1, r)] or [0]))' "$dir" "$r")
         --trials "$ROLLOUT_TRIALS" --truncate "$ROLLOUT_TRUNCATE" --seed "$((200 + r))" --quiet "${m[@]}" "${thread_args[@]}" "${dbs[@]}"
     fi
     "$bin/datasets" stats "$rd/data.bgds"
+    "$bin/datasets" stats --json "$rd/data.bgds" >"$rd/stats.json.tmp" && mv -f "$rd/stats.json.tmp" "$rd/stats.json"
   }
   # The step's name says the label source (a search round is never taken for a rollout's).
   step "round-$r-$labels" label
@@ -489,10 +514,14 @@ if rounds:
     out.append("|---|---|---|---|---|---|---|")
 for r in range(1, rounds + 1):
     for c in ["contact", "crashed", "race"]:
+        if not os.path.exists(os.path.join(d, "round-%d/%s/supervised.json" % (r, c))):
+            out.append("| %d | %s | none: the net is kept | | | | |" % (r, c))
+            continue
         s = load("round-%d/%s/supervised.json" % (r, c))
         curve = s["curve"]
         best = [row for row in curve if row["epoch"] == s["best_epoch"]][0]
-        out.append("| %d | %s | %d / %d | %d | %d | %.6f | %.6f |" % (r, c, s["train_positions"], s["validation_positions"], s["epoch"], s["best_epoch"], curve[0]["val_mse"], best["val_mse"]))
+        mse = lambda v: "–" if v is None else "%.6f" % v  # no validation positions: none
+        out.append("| %d | %s | %d / %d | %d | %d | %s | %s |" % (r, c, s["train_positions"], s["validation_positions"], s["epoch"], s["best_epoch"], mse(curve[0]["val_mse"]), mse(best["val_mse"])))
 out.append("\n## Steps\n")
 out.append("| step | seconds |")
 out.append("|---|---|")

@@ -11,7 +11,9 @@
 //!   standard deviation added before the best is chosen (like gnubg's noise setting).
 //!
 //! Every position met with a side about to roll is a candidate, in the side on roll's
-//! view; those of the wanted classes are kept, in game order. A game stops early once
+//! view, and so, with `alternatives` = k, are the positions after the k best moves
+//! (by 0-ply equity) the policy did not play, right after the position they branch
+//! from; those of the wanted classes are kept, in game order. A game stops early once
 //! no wanted class can occur any more (a race never returns to contact, a bearoff
 //! never returns to a race).
 //!
@@ -24,7 +26,7 @@ use std::ops::Range;
 use board::{DiceStream, MoveGen, Position, Variant};
 use evaluator::choice::best_index;
 use evaluator::class::PositionClass;
-use evaluator::eval::{money_equity, EvalError};
+use evaluator::eval::{invert, money_equity, EvalError};
 use evaluator::search::Lookahead;
 use evaluator::Evaluator;
 use rayon::prelude::*;
@@ -47,6 +49,16 @@ pub struct SampleSettings {
     /// Classes kept (gnubg's classes as the evaluator assigns them).
     #[serde(serialize_with = "class_names")]
     pub classes: Vec<PositionClass>,
+    /// At each move the policy ranks (its 0-ply or noisy choice, not a random move),
+    /// the positions after this many next-best moves by 0-ply equity are candidates too,
+    /// the opponent on roll: the positions a move decision compares, where the chosen
+    /// one alone would be met otherwise. The games themselves do not change.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub alternatives: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 fn class_names<S: serde::Serializer>(classes: &[PositionClass], s: S) -> Result<S::Ok, S::Error> {
@@ -90,6 +102,7 @@ impl<'a> Sampler<'a> {
         let mut rng = SplitMix::new(derive(s.seed, STREAM_GAME_CHOICES, game));
         let mut pos = Variant::Backgammon.start();
         let mut out = Vec::new();
+        let mut alternatives = Vec::new();
         for half in 0..MAX_HALF_MOVES {
             let class = self.ev.classify(&pos);
             if class == PositionClass::Over {
@@ -106,18 +119,28 @@ impl<'a> Sampler<'a> {
             } else {
                 dice.roll()
             };
-            let next = self.choose(gen, &mut rng, &pos, roll)?;
+            alternatives.clear();
+            let next = self.choose(gen, &mut rng, &pos, roll, &mut alternatives)?;
+            for &a in &alternatives {
+                if s.classes.contains(&self.ev.classify(&a)) {
+                    out.push(a);
+                }
+            }
             pos = next.swapped();
         }
         Ok(out)
     }
 
+    /// The move played with `roll` (the position after it, mover still in
+    /// `sides()[1]`); the positions after the next-best moves, opponent on roll, are
+    /// appended to `alternatives` when the settings ask for them.
     fn choose(
         &self,
         gen: &mut MoveGen,
         rng: &mut SplitMix,
         pos: &Position,
         roll: board::Dice,
+        alternatives: &mut Vec<Position>,
     ) -> Result<Position, EvalError> {
         let s = &self.settings;
         let n = gen.positions(pos, roll).len();
@@ -131,13 +154,47 @@ impl<'a> Sampler<'a> {
         if s.noise > 0.0 {
             // Each move's equity plus noise, ranked by the evaluator's 0-ply rule.
             let results = gen.positions(pos, roll).to_vec();
+            let mut equities = Vec::with_capacity(results.len());
             let mut noisy = Vec::with_capacity(results.len());
             for r in &results {
-                noisy.push(money_equity(&value_after(self.ev, r)?) + s.noise * rng.gaussian() as f32);
+                let e = money_equity(&value_after(self.ev, r)?);
+                equities.push(e);
+                noisy.push(e + s.noise * rng.gaussian() as f32);
             }
-            return Ok(results[best_index(&results, noisy).expect("moves")]);
+            let k = best_index(&results, noisy).expect("moves");
+            self.next_best(&results, &equities, k, alternatives);
+            return Ok(results[k]);
         }
-        Ok(best_move_0ply(self.ev, gen, pos, roll, false)?.result)
+        if s.alternatives == 0 {
+            return Ok(best_move_0ply(self.ev, gen, pos, roll, false)?.result);
+        }
+        // The values best_move_0ply's choice ranks, kept for the next-best moves.
+        let results = gen.positions(pos, roll);
+        let (k, equities) = self.ev.with_values_after(results.iter().copied(), |values| {
+            let equities: Vec<f32> = values.iter().map(|(p, _)| money_equity(&invert(p))).collect();
+            (
+                best_index(results, equities.iter().copied()).expect("moves"),
+                equities,
+            )
+        })?;
+        self.next_best(results, &equities, k, alternatives);
+        Ok(results[k])
+    }
+
+    /// Appends the positions after the `alternatives` best moves other than `chosen`
+    /// (highest equity first, generation order among equals), opponent on roll.
+    fn next_best(&self, results: &[Position], equities: &[f32], chosen: usize, out: &mut Vec<Position>) {
+        if self.settings.alternatives == 0 {
+            return;
+        }
+        let mut order: Vec<usize> = (0..results.len()).filter(|&i| i != chosen).collect();
+        order.sort_by(|&a, &b| equities[b].total_cmp(&equities[a]));
+        out.extend(
+            order
+                .into_iter()
+                .take(self.settings.alternatives)
+                .map(|i| results[i].swapped()),
+        );
     }
 
     /// The wanted positions of games `games`, in game order (games run in parallel).

@@ -68,6 +68,7 @@ fn sample_json_summary_counts_what_the_file_holds() {
     assert_eq!(
         keys(&m),
         [
+            "alternatives",
             "classes",
             "disagree_plies",
             "disagree_weights",

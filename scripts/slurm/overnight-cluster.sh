@@ -89,8 +89,10 @@ for r in $(seq 1 "$ROUNDS"); do
   rd="$dir/round-$r"
   mkdir -p "$rd"
   if [ "$labels" = search ]; then games=$LABEL_GAMES; keep=$LABEL_POSITIONS; else games=$SAMPLE_GAMES; keep=$MAX_POSITIONS; fi
+  alternatives=0
+  [ "$labels" = search ] && alternatives=$ALTERNATIVES
   oshard "round-$r-sampled" csv sample.sbatch "$rd/sampled.csv" "" -- --weights "$current" --games "$games" \
-    --seed "$((100 + r))" "${dbs[@]}"
+    --seed "$((100 + r))" --alternatives "$alternatives" "${dbs[@]}"
   ostep "round-$r-sample" "head -n $((keep + 1)) $(q "$rd/sampled.csv") >$(q "$rd/positions.csv")"
   if [ "$labels" = search ]; then
     oshard "round-$r-search" bgds label.sbatch "$rd/data.bgds" "$rd/positions.csv" -- --weights "$current" \

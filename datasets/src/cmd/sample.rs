@@ -18,8 +18,8 @@ use super::{engine_files, note, print_json, Bar, EngineArgs, JobArgs};
 /// Sample positions from self-play games at 0 ply.
 ///
 /// Writes CSV with one column, `position_id` (wildbg's positions layout): every
-/// position met with a side about to roll, of the chosen classes, first occurrence
-/// only, in game order. Same seed, same file, on any number of threads.
+/// position met with a side about to roll (and with --alternatives, the positions after
+/// the next-best moves), of the chosen classes, first occurrence only, in game order. Same seed, same file, on any number of threads.
 #[derive(clap::Args)]
 pub struct Args {
     #[command(flatten)]
@@ -44,6 +44,12 @@ pub struct Args {
     /// (bearoff = both).
     #[arg(long, default_value = "contact,crashed,race")]
     classes: String,
+    /// At each move the policy ranks (not a random one), also sample the positions after
+    /// the K next-best moves by 0-ply equity (the opponent on roll), right after the
+    /// position they branch from: the positions a move decision compares. The games
+    /// are the same.
+    #[arg(long, value_name = "K", default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=32))]
+    alternatives: u16,
     /// Keep only positions where the 0-ply and the N-ply evaluations disagree by more
     /// than --threshold (cubeless money equity).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=2))]
@@ -101,6 +107,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             noise: args.noise,
             epsilon: args.epsilon,
             classes,
+            alternatives: usize::from(args.alternatives),
         },
         disagree_plies: args.disagree_plies,
         disagree_weights: args.disagree_weights,
@@ -132,6 +139,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             "noise": shortest(job.settings.noise),
             "epsilon": job.settings.epsilon,
             "classes": job.settings.classes.iter().map(|c| c.name()).collect::<Vec<_>>(),
+            "alternatives": job.settings.alternatives,
             "disagree_plies": job.disagree_plies,
             "disagree_weights": job.disagree_weights.as_ref().map(|p| p.display().to_string()),
             "threshold": (job.disagree_plies.is_some() || job.disagree_weights.is_some()).then_some(shortest(job.threshold)),

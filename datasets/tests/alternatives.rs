@@ -1,0 +1,126 @@
+//! `datasets sample --alternatives K`: the games are those of the plain run, and after
+//! each position come the positions after the K next-best moves of the roll played,
+//! ranked here by gnubg's 0-ply equities computed one position at a time.
+
+mod common;
+
+use board::{DiceStream, MoveGen, Position};
+use common::{ok, s};
+use datasets::class::parse_classes;
+use datasets::rng::{derive32, STREAM_GAME_DICE};
+use datasets::sample::{SampleSettings, Sampler};
+use evaluator::eval::{invert, money_equity};
+use evaluator::PositionClass;
+
+#[test]
+fn alternatives_follow_the_position_they_branch_from() {
+    let Some(ev) = common::gnubg_evaluator() else {
+        return;
+    };
+    // Every class but finished games, so that no position of a game is filtered out.
+    let settings = |alternatives| SampleSettings {
+        seed: 7,
+        noise: 0.0,
+        epsilon: 0.0,
+        classes: parse_classes("contact,crashed,race,bearoff").unwrap(),
+        alternatives,
+    };
+    let plain = Sampler::new(&ev, settings(0), None);
+    let with = Sampler::new(&ev, settings(3), None);
+    let mut gen = MoveGen::new();
+    let mut decisions = 0;
+    for game in 0..4 {
+        let line = plain.play_game(&mut gen, game).unwrap();
+        // The game replayed with its documented dice (seed, game).
+        let mut dice = DiceStream::new(derive32(7, STREAM_GAME_DICE, game));
+        let mut expected: Vec<Position> = Vec::new();
+        for (t, pos) in line.iter().enumerate() {
+            expected.push(*pos);
+            let roll = if t == 0 { dice.opening_roll() } else { dice.roll() };
+            let results = gen.positions(pos, roll).to_vec();
+            if results.len() < 2 {
+                continue;
+            }
+            // The move played: the one to the line's next position, or the one that
+            // ends the game.
+            let played = results
+                .iter()
+                .position(|r| match line.get(t + 1) {
+                    Some(next) => r.swapped() == *next,
+                    None => ev.classify(&r.swapped()) == PositionClass::Over,
+                })
+                .expect("the line's next position is a legal move's result");
+            let equity = |r: &Position| money_equity(&invert(&ev.evaluate(&r.swapped()).unwrap().0));
+            let eq: Vec<f32> = results.iter().map(equity).collect();
+            let mut others: Vec<usize> = (0..results.len()).filter(|&i| i != played).collect();
+            others.sort_by(|&a, &b| eq[b].total_cmp(&eq[a]));
+            expected.extend(others.iter().take(3).map(|&i| results[i].swapped()));
+            decisions += 1;
+        }
+        assert_eq!(with.play_game(&mut gen, game).unwrap(), expected, "game {game}");
+    }
+    assert!(decisions > 100, "{decisions} decisions");
+}
+
+#[test]
+fn the_command_adds_positions_to_the_plain_run() {
+    if common::gnubg_evaluator().is_none() {
+        return;
+    }
+    let dir = common::scratch("alternatives");
+    let read = |p: &std::path::Path| -> Vec<String> {
+        std::fs::read_to_string(p)
+            .unwrap()
+            .lines()
+            .skip(1)
+            .map(String::from)
+            .collect()
+    };
+    let base = ["sample", "--games", "12", "--seed", "3", "--quiet"];
+    let plain = dir.join("plain.csv");
+    let mut a = base.to_vec();
+    a.extend(["-o", s(&plain)]);
+    ok(&a);
+    let mut outputs = Vec::new();
+    for threads in ["1", "2"] {
+        let out = dir.join(format!("alt-{threads}.csv"));
+        let mut b = base.to_vec();
+        b.extend([
+            "--alternatives",
+            "2",
+            "--threads",
+            threads,
+            "--json",
+            "-o",
+            s(&out),
+        ]);
+        let json: serde_json::Value = serde_json::from_slice(&ok(&b).stdout).unwrap();
+        assert_eq!(json["alternatives"], 2);
+        outputs.push(read(&out));
+    }
+    assert_eq!(outputs[0], outputs[1], "the same file on 1 and 2 threads");
+    let (plain, alt) = (read(&plain), &outputs[0]);
+    let set: std::collections::HashSet<&String> = alt.iter().collect();
+    assert_eq!(set.len(), alt.len(), "first occurrences only");
+    assert!(
+        plain.iter().all(|p| set.contains(p)),
+        "every position of the plain run"
+    );
+    assert!(
+        alt.len() > plain.len() * 2,
+        "{} against {}",
+        alt.len(),
+        plain.len()
+    );
+    assert_eq!(alt[0], plain[0], "the starting position first");
+    let refused = common::datasets(&[
+        "sample",
+        "--games",
+        "1",
+        "--alternatives",
+        "33",
+        "-o",
+        s(&dir.join("x.csv")),
+    ]);
+    assert_eq!(refused.status.code(), Some(2));
+}
