@@ -6,10 +6,11 @@
 # one of search labels (LABEL_PLIES deep; with the positions after each decision's
 # ALTERNATIVES next-best moves sampled too); a search round trains on the last
 # DATA_ROUNDS rounds' data (0: all; rollout rounds train on all). With --hours, TD gets
-# TD_SHARE of the budget.
+# TD_SHARE of the budget. HIDDEN: the hidden units of every net (TD starts them at
+# that size and the rounds keep it).
 # shellcheck shell=bash
 if [ "$quick" = 1 ]; then
-  : "${TD_GAMES:=20000}" "${TD_MINUTES:=3}" "${TD_BENCH_EVERY:=10000}" "${TD_BENCH_GAMES:=400}"
+  : "${TD_GAMES:=20000}" "${TD_MINUTES:=3}" "${HIDDEN:=128}" "${TD_BENCH_EVERY:=10000}" "${TD_BENCH_GAMES:=400}"
   : "${ROUNDS:=1}" "${SAMPLE_GAMES:=80}" "${MAX_POSITIONS:=3000}" "${ROLLOUT_TRIALS:=12}" "${ROLLOUT_TRUNCATE:=2}"
   : "${LABEL_GAMES:=40}" "${LABEL_POSITIONS:=3000}" "${LABEL_PLIES:=1}" "${DATA_ROUNDS:=2}" "${ALTERNATIVES:=2}"
   : "${TD_SHARE:=0.30}"
@@ -17,7 +18,7 @@ if [ "$quick" = 1 ]; then
   : "${BENCH_GAMES:=40}" "${BENCH_POSITIONS:=150}" "${BENCH_CANDIDATES:=4}" "${BENCH_TRIALS:=18}" "${BENCH_TRUNCATE:=2}"
   : "${ROUND_DUEL_GAMES:=1000}" "${DUEL_GAMES:=2000}"
 else
-  : "${TD_GAMES:=20000000}" "${TD_MINUTES:=180}" "${TD_BENCH_EVERY:=100000}" "${TD_BENCH_GAMES:=2000}"
+  : "${TD_GAMES:=20000000}" "${TD_MINUTES:=180}" "${HIDDEN:=256}" "${TD_BENCH_EVERY:=100000}" "${TD_BENCH_GAMES:=2000}"
   : "${ROUNDS:=3}" "${SAMPLE_GAMES:=1500}" "${MAX_POSITIONS:=60000}" "${ROLLOUT_TRIALS:=18}" "${ROLLOUT_TRUNCATE:=4}"
   : "${LABEL_GAMES:=4000}" "${LABEL_POSITIONS:=500000}" "${LABEL_PLIES:=1}" "${DATA_ROUNDS:=2}" "${ALTERNATIVES:=2}"
   : "${TD_SHARE:=0.30}"

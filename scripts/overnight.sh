@@ -233,7 +233,7 @@ td() {
     local m=$TD_MINUTES
     [ -n "$budget_s" ] && m=$(budget_minutes "$TD_SHARE" 0.45)
     "$bin/trainer" td --out "$dir/td" --games "$TD_GAMES" --minutes "$m" --bench-every "$TD_BENCH_EVERY" \
-      --bench-games "$TD_BENCH_GAMES" --checkpoint-every "$TD_BENCH_EVERY" "${thread_args[@]}" "${dbs[@]}"
+      --bench-games "$TD_BENCH_GAMES" --checkpoint-every "$TD_BENCH_EVERY" --hidden "$HIDDEN" "${thread_args[@]}" "${dbs[@]}"
   fi
 }
 step td td

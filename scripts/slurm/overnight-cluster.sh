@@ -63,7 +63,7 @@ ostep td "if [ -f $(q "$dir/td/state.json") ]; then
   fi
 else
   $(q "$b/trainer" td --out "$dir/td" --games "$TD_GAMES" --minutes "$TD_MINUTES" --bench-every "$TD_BENCH_EVERY" \
-  --bench-games "$TD_BENCH_GAMES" --checkpoint-every "$TD_BENCH_EVERY" "${th[@]}" "${dbs[@]}")
+  --bench-games "$TD_BENCH_GAMES" --checkpoint-every "$TD_BENCH_EVERY" --hidden "$HIDDEN" "${th[@]}" "${dbs[@]}")
 fi"
 
 ref_wd=$gnubg_wd
