@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# A fresh contact net of HIDDEN units trained on the labels of rounds FIRST..LAST of a run
+# (the crashed and race nets are those of round LAST), then measured as rounds.sh does:
+# the capacity ablation of trainer/README.md ("Ablations from the plateau").
+#
+#   capacity.sh OUT HIDDEN FIRST LAST
+set -euo pipefail
+out=$1 hidden=$2 first=$3 last=$4
+BIN=${BIN:-target/release} RUN=${RUN:?set RUN to a run directory of scripts/overnight.sh}
+db=(--bearoff-os "$RUN/data/gnubg_os0.bd" --bearoff-ts "$RUN/data/gnubg_ts0.bd")
+data=()
+for r in $(seq "$first" "$last"); do data+=(--data "$RUN/round-$r/data.bgds"); done
+mkdir -p "$out"
+# Without its sidecar the round's net is plain gnubg weights, so that --hidden starts the
+# contact net afresh at any size (a different size, or 128 from a copy of a 256 net).
+cp "$RUN/round-$last/race/net.wd" "$out/start.wd"
+if [ "$hidden" = 128 ]; then
+  "$BIN/trainer" supervised --init "$out/start.wd" --class contact --hidden 256 --out "$out/wide" "${data[@]}" --epochs 1 --quiet --force
+  cp "$out/wide/net.wd" "$out/start.wd"
+fi
+"$BIN/trainer" supervised --init "$out/start.wd" --class contact --hidden "$hidden" --out "$out/net" "${data[@]}" \
+  --epochs "${EPOCHS:-40}" --lr 0.001 --patience 4 --plateau 1 --quiet --force
+duel() { "$BIN/trainer" duel --a "$1" --b "$2" --games "${DUEL_GAMES:-20000}" --seed 11 --json --quiet "${db[@]}" |
+  python3 -c 'import json,sys; d=json.load(sys.stdin); print("%+.4f %.4f" % (d["ppg"], d["se"]))'; }
+echo "hidden $hidden vs pubeval $(duel "$out/net/net.wd" pubeval) vs gnubg $(duel "$out/net/net.wd" gnubg:/usr/lib/gnubg/gnubg.wd)" | tee "$out/log"
