@@ -267,37 +267,17 @@ measure() {
 step measure-td measure "$dir/td/net.wd" "$dir/td/measure" "$ROUND_DUEL_GAMES"
 
 # --- 4. Rounds of sample -> rollout -> supervised training -------------------------------
-# has_class FILE CLASS: whether the dataset FILE holds positions of CLASS, by the
-# stats.json written next to it (a file without one is taken to hold every class).
-has_class() {
-  local stats="${1%/*}/stats.json"
-  [ -f "$stats" ] || return 0
-  python3 -c 'import json, sys
-d = json.load(open(sys.argv[1]))
-sys.exit(0 if any(c["class"] == sys.argv[2] and c["count"] > 0 for c in d["classes"]) else 1)' "$stats" "$2"
-}
-# Supervised training of one class's net, new or resumed, on the data files (--data
-# FILE ...) that hold positions of the class; with none (a toy budget's few games), the
-# starting net is kept as the class's result.
+# Supervised training of one class's net, new or resumed (scripts/round-supervise.sh:
+# on the data files that hold positions of the class; with none, the starting net is kept).
 supervise() {
-  local class=$1 init=$2 out=$3 data=() ext
+  local class=$1 init=$2 out=$3 files=()
   shift 3
   while [ $# -ge 2 ]; do
-    has_class "$2" "$class" && data+=("$1" "$2")
+    files+=("$2")
     shift 2
   done
-  if [ -f "$out/supervised.json" ]; then
-    "$bin/trainer" supervised --resume "$out" "${thread_args[@]}" "${minutes_args[@]}"
-  elif [ ${#data[@]} -eq 0 ]; then
-    echo "no $class positions in the round's data: the $class net is kept"
-    mkdir -p "$out"
-    for ext in wd weights json; do
-      [ ! -f "${init%.wd}.$ext" ] || cp "${init%.wd}.$ext" "$out/net.$ext"
-    done
-  else
-    "$bin/trainer" supervised --init "$init" --class "$class" --out "$out" --epochs "$EPOCHS" --lr "$LR" \
-      --patience 4 --plateau 1 "${data[@]}" "${thread_args[@]}" "${minutes_args[@]}"
-  fi
+  "$root/scripts/round-supervise.sh" "$bin/trainer" "$class" "$init" "$out" "$EPOCHS" "$LR" "${files[@]}" -- \
+    "${thread_args[@]}" "${minutes_args[@]}"
 }
 
 current="$dir/td/net.wd"
@@ -553,7 +533,8 @@ out.append("The whole run, ppg against pubeval over minutes (TD's benchmarks, th
 out.append("TD self-play, ppg against pubeval:\n\n![TD curve](td/curve.png)\n")
 for r in range(1, rounds + 1):
     for c in ["contact", "crashed", "race"]:
-        out.append("Round %d, %s net:\n\n![round %d %s](round-%d/%s/curve.png)\n" % (r, c, r, c, r, c))
+        if os.path.exists(os.path.join(d, "round-%d/%s/curve.png" % (r, c))):  # not for a kept net
+            out.append("Round %d, %s net:\n\n![round %d %s](round-%d/%s/curve.png)\n" % (r, c, r, c, r, c))
 text = "\n".join(out) + "\n"
 tmp = os.path.join(d, ".report.md.tmp")
 with open(tmp, "w") as f:

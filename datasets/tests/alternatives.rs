@@ -63,6 +63,43 @@ fn alternatives_follow_the_position_they_branch_from() {
 }
 
 #[test]
+fn with_noise_the_games_are_the_same() {
+    let Some(ev) = common::gnubg_evaluator() else {
+        return;
+    };
+    let settings = |alternatives| SampleSettings {
+        seed: 5,
+        noise: 0.05,
+        epsilon: 0.05,
+        classes: parse_classes("contact,crashed,race,bearoff").unwrap(),
+        alternatives,
+    };
+    let (plain, with) = (
+        Sampler::new(&ev, settings(0), None),
+        Sampler::new(&ev, settings(2), None),
+    );
+    let mut gen = MoveGen::new();
+    for game in 0..6 {
+        let line = plain.play_game(&mut gen, game).unwrap();
+        let all = with.play_game(&mut gen, game).unwrap();
+        // The game's positions in order, at most two others after each.
+        let mut at = 0;
+        for (t, p) in line.iter().enumerate() {
+            let skipped = all[at..]
+                .iter()
+                .position(|q| q == p)
+                .unwrap_or_else(|| panic!("game {game}, turn {t}"));
+            assert!(
+                skipped <= if t == 0 { 0 } else { 2 },
+                "game {game}, turn {t}: {skipped} between"
+            );
+            at += skipped + 1;
+        }
+        assert!(all.len() - at <= 2 && all.len() > line.len(), "game {game}");
+    }
+}
+
+#[test]
 fn the_command_adds_positions_to_the_plain_run() {
     if common::gnubg_evaluator().is_none() {
         return;
@@ -76,43 +113,48 @@ fn the_command_adds_positions_to_the_plain_run() {
             .map(String::from)
             .collect()
     };
-    let base = ["sample", "--games", "12", "--seed", "3", "--quiet"];
-    let plain = dir.join("plain.csv");
-    let mut a = base.to_vec();
-    a.extend(["-o", s(&plain)]);
-    ok(&a);
-    let mut outputs = Vec::new();
-    for threads in ["1", "2"] {
-        let out = dir.join(format!("alt-{threads}.csv"));
-        let mut b = base.to_vec();
-        b.extend([
-            "--alternatives",
-            "2",
-            "--threads",
-            threads,
-            "--json",
-            "-o",
-            s(&out),
-        ]);
-        let json: serde_json::Value = serde_json::from_slice(&ok(&b).stdout).unwrap();
-        assert_eq!(json["alternatives"], 2);
-        outputs.push(read(&out));
+    for noise in ["0", "0.05"] {
+        let base = [
+            "sample", "--games", "12", "--seed", "3", "--noise", noise, "--quiet",
+        ];
+        let plain = dir.join("plain.csv");
+        let mut a = base.to_vec();
+        a.extend(["-o", s(&plain), "--force"]);
+        ok(&a);
+        let mut outputs = Vec::new();
+        for threads in ["1", "2"] {
+            let out = dir.join(format!("alt-{threads}.csv"));
+            let mut b = base.to_vec();
+            b.extend([
+                "--alternatives",
+                "2",
+                "--threads",
+                threads,
+                "--json",
+                "--force",
+                "-o",
+                s(&out),
+            ]);
+            let json: serde_json::Value = serde_json::from_slice(&ok(&b).stdout).unwrap();
+            assert_eq!(json["alternatives"], 2);
+            outputs.push(read(&out));
+        }
+        assert_eq!(outputs[0], outputs[1], "the same file on 1 and 2 threads");
+        let (plain, alt) = (read(&plain), &outputs[0]);
+        let set: std::collections::HashSet<&String> = alt.iter().collect();
+        assert_eq!(set.len(), alt.len(), "first occurrences only");
+        assert!(
+            plain.iter().all(|p| set.contains(p)),
+            "every position of the plain run (noise {noise})"
+        );
+        assert!(
+            alt.len() > plain.len() * 2,
+            "{} against {}",
+            alt.len(),
+            plain.len()
+        );
+        assert_eq!(alt[0], plain[0], "the starting position first");
     }
-    assert_eq!(outputs[0], outputs[1], "the same file on 1 and 2 threads");
-    let (plain, alt) = (read(&plain), &outputs[0]);
-    let set: std::collections::HashSet<&String> = alt.iter().collect();
-    assert_eq!(set.len(), alt.len(), "first occurrences only");
-    assert!(
-        plain.iter().all(|p| set.contains(p)),
-        "every position of the plain run"
-    );
-    assert!(
-        alt.len() > plain.len() * 2,
-        "{} against {}",
-        alt.len(),
-        plain.len()
-    );
-    assert_eq!(alt[0], plain[0], "the starting position first");
     let refused = common::datasets(&[
         "sample",
         "--games",

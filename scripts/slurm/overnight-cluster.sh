@@ -101,18 +101,21 @@ for r in $(seq 1 "$ROUNDS"); do
     oshard "round-$r-rollout" bgds rollout.sbatch "$rd/data.bgds" "$rd/positions.csv" -- --weights "$current" \
       --input "$rd/positions.csv" --trials "$ROLLOUT_TRIALS" --truncate "$ROLLOUT_TRUNCATE" --seed "$((200 + r))" "${dbs[@]}"
   fi
-  ostep "round-$r-$labels" "$(q "$b/datasets" stats "$rd/data.bgds")"
+  ostep "round-$r-$labels" "$(q "$b/datasets" stats "$rd/data.bgds")
+$(q "$b/datasets" stats --json "$rd/data.bgds") >$(q "$rd/stats.json.tmp") && mv -f $(q "$rd/stats.json.tmp" "$rd/stats.json")"
   # As overnight.sh: search rounds train on the last DATA_ROUNDS rounds, rollouts on all.
   data_args+=(--data "$rd/data.bgds")
   if [ "$labels" = search ] && [ "$DATA_ROUNDS" -gt 0 ] && [ "${#data_args[@]}" -gt $((2 * DATA_ROUNDS)) ]; then
     data_args=("${data_args[@]: -$((2 * DATA_ROUNDS))}")
   fi
   init=$current
+  files=()
+  for ((k = 1; k < ${#data_args[@]}; k += 2)); do files+=("${data_args[$k]}"); done
   for class in contact crashed race; do
     out="$rd/$class"
-    ostep "round-$r-$class" "if [ -f $(q "$out/supervised.json") ]; then $(q "$b/trainer" supervised --resume "$out" "${th[@]}"); else
-$(q "$b/trainer" supervised --init "$init" --class "$class" --out "$out" --epochs "$EPOCHS" --lr "$LR" --patience 4 \
-  --plateau 1 "${data_args[@]}" "${th[@]}"); fi"
+    # As overnight.sh: on the files holding the class's positions; with none, the net is kept.
+    ostep "round-$r-$class" "$(q "$root/scripts/round-supervise.sh" "$b/trainer" "$class" "$init" "$out" "$EPOCHS" "$LR" \
+      "${files[@]}" -- "${th[@]}")"
     init="$out/net.wd"
   done
   current="$rd/race/net.wd"

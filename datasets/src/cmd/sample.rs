@@ -19,7 +19,8 @@ use super::{engine_files, note, print_json, Bar, EngineArgs, JobArgs};
 ///
 /// Writes CSV with one column, `position_id` (wildbg's positions layout): every
 /// position met with a side about to roll (and with --alternatives, the positions after
-/// the next-best moves), of the chosen classes, first occurrence only, in game order. Same seed, same file, on any number of threads.
+/// the next-best moves), of the chosen classes, first occurrence only, in game order.
+/// Same seed, same file, on any number of threads.
 #[derive(clap::Args)]
 pub struct Args {
     #[command(flatten)]

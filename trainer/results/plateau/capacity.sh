@@ -11,13 +11,15 @@ db=(--bearoff-os "$RUN/data/gnubg_os0.bd" --bearoff-ts "$RUN/data/gnubg_ts0.bd")
 data=()
 for r in $(seq "$first" "$last"); do data+=(--data "$RUN/round-$r/data.bgds"); done
 mkdir -p "$out"
-# Without its sidecar the round's net is plain gnubg weights, so that --hidden starts the
-# contact net afresh at any size (a different size, or 128 from a copy of a 256 net).
+# Without its sidecar the round's net is plain gnubg weights, whose contact net
+# --hidden restarts afresh when the size differs. So that it always differs, the start's
+# contact net is first given another size (one epoch, thrown away but for its size).
 cp "$RUN/round-$last/race/net.wd" "$out/start.wd"
-if [ "$hidden" = 128 ]; then
-  "$BIN/trainer" supervised --init "$out/start.wd" --class contact --hidden 256 --out "$out/wide" "${data[@]}" --epochs 1 --quiet --force
-  cp "$out/wide/net.wd" "$out/start.wd"
-fi
+other=128
+[ "$hidden" = 128 ] && other=256
+"$BIN/trainer" supervised --init "$out/start.wd" --class contact --hidden "$other" --out "$out/other" "${data[@]}" \
+  --epochs 1 --quiet --force
+cp "$out/other/net.wd" "$out/start.wd"
 "$BIN/trainer" supervised --init "$out/start.wd" --class contact --hidden "$hidden" --out "$out/net" "${data[@]}" \
   --epochs "${EPOCHS:-40}" --lr 0.001 --patience 4 --plateau 1 --quiet --force
 duel() { "$BIN/trainer" duel --a "$1" --b "$2" --games "${DUEL_GAMES:-20000}" --seed 11 --json --quiet "${db[@]}" |
