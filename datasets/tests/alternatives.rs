@@ -12,21 +12,25 @@ use datasets::sample::{SampleSettings, Sampler};
 use evaluator::eval::{invert, money_equity};
 use evaluator::PositionClass;
 
+/// Settings that keep every class but finished games, so that no position of a game is
+/// filtered out.
+fn settings(seed: u64, noise: f32, epsilon: f64, alternatives: usize) -> SampleSettings {
+    SampleSettings {
+        seed,
+        noise,
+        epsilon,
+        classes: parse_classes("contact,crashed,race,bearoff").unwrap(),
+        alternatives,
+    }
+}
+
 #[test]
 fn alternatives_follow_the_position_they_branch_from() {
     let Some(ev) = common::gnubg_evaluator() else {
         return;
     };
-    // Every class but finished games, so that no position of a game is filtered out.
-    let settings = |alternatives| SampleSettings {
-        seed: 7,
-        noise: 0.0,
-        epsilon: 0.0,
-        classes: parse_classes("contact,crashed,race,bearoff").unwrap(),
-        alternatives,
-    };
-    let plain = Sampler::new(&ev, settings(0), None);
-    let with = Sampler::new(&ev, settings(3), None);
+    let plain = Sampler::new(&ev, settings(7, 0.0, 0.0, 0), None);
+    let with = Sampler::new(&ev, settings(7, 0.0, 0.0, 3), None);
     let mut gen = MoveGen::new();
     let mut decisions = 0;
     for game in 0..4 {
@@ -67,16 +71,9 @@ fn with_noise_the_games_are_the_same() {
     let Some(ev) = common::gnubg_evaluator() else {
         return;
     };
-    let settings = |alternatives| SampleSettings {
-        seed: 5,
-        noise: 0.05,
-        epsilon: 0.05,
-        classes: parse_classes("contact,crashed,race,bearoff").unwrap(),
-        alternatives,
-    };
     let (plain, with) = (
-        Sampler::new(&ev, settings(0), None),
-        Sampler::new(&ev, settings(2), None),
+        Sampler::new(&ev, settings(5, 0.05, 0.05, 0), None),
+        Sampler::new(&ev, settings(5, 0.05, 0.05, 2), None),
     );
     let mut gen = MoveGen::new();
     for game in 0..6 {
