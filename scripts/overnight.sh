@@ -270,18 +270,14 @@ step measure-td measure "$dir/td/net.wd" "$dir/td/measure" "$ROUND_DUEL_GAMES"
 # Supervised training of one class's net, new or resumed (scripts/round-supervise.sh:
 # on the data files that hold positions of the class; with none, the starting net is kept).
 supervise() {
-  local class=$1 init=$2 out=$3 files=()
+  local class=$1 init=$2 out=$3
   shift 3
-  while [ $# -ge 2 ]; do
-    files+=("$2")
-    shift 2
-  done
-  "$root/scripts/round-supervise.sh" "$bin/trainer" "$class" "$init" "$out" "$EPOCHS" "$LR" "${files[@]}" -- \
+  "$root/scripts/round-supervise.sh" "$bin/trainer" "$class" "$init" "$out" "$EPOCHS" "$LR" "$@" -- \
     "${thread_args[@]}" "${minutes_args[@]}"
 }
 
 current="$dir/td/net.wd"
-data_args=()
+data_files=()
 rounds_done=0
 minutes_args=()
 for r in $(seq 1 "$ROUNDS"); do
@@ -359,16 +355,16 @@ print(max([took(k) for k in range(1, r)] or [0]))' "$dir" "$r")
   step "round-$r-$labels" label
   # Search rounds train on the last DATA_ROUNDS rounds' data (0: all rounds so far),
   # rollout rounds (a few thousand positions each) on all.
-  data_args+=(--data "$rd/data.bgds")
-  if [ "$labels" = search ] && [ "$DATA_ROUNDS" -gt 0 ] && [ "${#data_args[@]}" -gt $((2 * DATA_ROUNDS)) ]; then
-    data_args=("${data_args[@]: -$((2 * DATA_ROUNDS))}")
+  data_files+=("$rd/data.bgds")
+  if [ "$labels" = search ] && [ "$DATA_ROUNDS" -gt 0 ] && [ "${#data_files[@]}" -gt "$DATA_ROUNDS" ]; then
+    data_files=("${data_files[@]: -$DATA_ROUNDS}")
   fi
   [ -n "$budget_s" ] && minutes_args=(--minutes "$(budget_minutes "$(share 0.08)" 0.12)")
-  step "round-$r-contact" supervise contact "$current" "$rd/contact" "${data_args[@]}"
+  step "round-$r-contact" supervise contact "$current" "$rd/contact" "${data_files[@]}"
   [ -n "$budget_s" ] && minutes_args=(--minutes "$(budget_minutes "$(share 0.08)" 0.12)")
-  step "round-$r-crashed" supervise crashed "$rd/contact/net.wd" "$rd/crashed" "${data_args[@]}"
+  step "round-$r-crashed" supervise crashed "$rd/contact/net.wd" "$rd/crashed" "${data_files[@]}"
   [ -n "$budget_s" ] && minutes_args=(--minutes "$(budget_minutes "$(share 0.08)" 0.12)")
-  step "round-$r-race" supervise race "$rd/crashed/net.wd" "$rd/race" "${data_args[@]}"
+  step "round-$r-race" supervise race "$rd/crashed/net.wd" "$rd/race" "${data_files[@]}"
   current="$rd/race/net.wd"
   step "round-$r-measure" measure "$current" "$rd/measure" "$ROUND_DUEL_GAMES"
   # The round's end on the budget's clock, once (the start is the file's first word).

@@ -84,7 +84,7 @@ $(q "$b/trainer" duel --a "$1" --b pubeval --games "$3" --seed 7 --json --quiet 
 ostep measure-td "$(measure "$dir/td/net.wd" "$dir/td/measure" "$ROUND_DUEL_GAMES")"
 
 current="$dir/td/net.wd"
-data_args=()
+data_files=()
 for r in $(seq 1 "$ROUNDS"); do
   rd="$dir/round-$r"
   mkdir -p "$rd"
@@ -104,18 +104,16 @@ for r in $(seq 1 "$ROUNDS"); do
   ostep "round-$r-$labels" "$(q "$b/datasets" stats "$rd/data.bgds")
 $(q "$b/datasets" stats --json "$rd/data.bgds") >$(q "$rd/stats.json.tmp") && mv -f $(q "$rd/stats.json.tmp" "$rd/stats.json")"
   # As overnight.sh: search rounds train on the last DATA_ROUNDS rounds, rollouts on all.
-  data_args+=(--data "$rd/data.bgds")
-  if [ "$labels" = search ] && [ "$DATA_ROUNDS" -gt 0 ] && [ "${#data_args[@]}" -gt $((2 * DATA_ROUNDS)) ]; then
-    data_args=("${data_args[@]: -$((2 * DATA_ROUNDS))}")
+  data_files+=("$rd/data.bgds")
+  if [ "$labels" = search ] && [ "$DATA_ROUNDS" -gt 0 ] && [ "${#data_files[@]}" -gt "$DATA_ROUNDS" ]; then
+    data_files=("${data_files[@]: -$DATA_ROUNDS}")
   fi
   init=$current
-  files=()
-  for ((k = 1; k < ${#data_args[@]}; k += 2)); do files+=("${data_args[$k]}"); done
   for class in contact crashed race; do
     out="$rd/$class"
     # As overnight.sh: on the files holding the class's positions; with none, the net is kept.
     ostep "round-$r-$class" "$(q "$root/scripts/round-supervise.sh" "$b/trainer" "$class" "$init" "$out" "$EPOCHS" "$LR" \
-      "${files[@]}" -- "${th[@]}")"
+      "${data_files[@]}" -- "${th[@]}")"
     init="$out/net.wd"
   done
   current="$rd/race/net.wd"
