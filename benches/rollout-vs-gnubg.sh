@@ -9,6 +9,9 @@
 # Usage: benches/rollout-vs-gnubg.sh [positions] [trials] [vr-trials]
 #   defaults: 5 positions (the opening and contact positions of a seeded self-play
 #   game), 1296 trials without variance reduction, 72 trials with it.
+#   BGKIT_ARGS: more arguments for `datasets rollout`, e.g. the training setup of
+#   issue 17, own nets with pruned move choices:
+#   BGKIT_ARGS="--weights nets/zero-2h30.wd --prune-moves" (gnubg keeps its nets).
 # Needs gnubg 1.07 (/usr/games/gnubg), its weights and bearoff databases, python3 and
 # `script` (util-linux / bsdutils: gnubg prints rollout results only on a terminal).
 set -euo pipefail
@@ -27,8 +30,8 @@ trap 'rm -rf "$tmp"' EXIT
 "$ours" sample --games 1 --seed 1 --classes contact --epsilon 0 --threads 1 --quiet -o "$tmp/all.csv"
 head -n $((positions + 1)) "$tmp/all.csv" > "$tmp/positions.csv"
 
-python3 - "$ours" "$gnubg" "$tmp" "$trials" "$vr_trials" <<'PY'
-import csv, os, re, resource, subprocess, sys
+python3 - "$ours" "$gnubg" "$tmp" "$trials" "$vr_trials" "${BGKIT_ARGS:-}" <<'PY'
+import csv, os, re, resource, shlex, subprocess, sys
 
 ours, gnubg, tmp, trials, vr_trials = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
 ids = [r["position_id"] for r in csv.DictReader(open(f"{tmp}/positions.csv"))]
@@ -68,10 +71,10 @@ def ours_run(n, varredn, ids):
     path = f"{tmp}/in.csv"
     open(path, "w").write("position_id\n" + "".join(i + "\n" for i in ids))
     cmd = [ours, "rollout", "--input", path, "-o", f"{tmp}/out.csv", "--trials", str(n),
-           "--threads", "1", "--quiet", "--fresh"]
+           "--threads", "1", "--quiet", "--fresh", "--force"]
     if not varredn:
         cmd.append("--no-variance-reduction")
-    secs, _ = cpu(cmd)
+    secs, _ = cpu(cmd + shlex.split(sys.argv[6]))
     rows = list(csv.DictReader(open(f"{tmp}/out.csv")))
     return secs, [(float(r["win"]), float(r["win_se"])) for r in rows]
 

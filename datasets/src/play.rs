@@ -62,6 +62,30 @@ pub fn best_move_0ply(
     }
 }
 
+/// The 0-ply choice with `dice` among the moves the pruning nets keep
+/// ([`Evaluator::pruned_candidates`]; all of them where pruning does not apply), ranked
+/// by the same rule as [`best_move_0ply`].
+pub fn best_move_pruned(
+    ev: &Evaluator,
+    gen: &mut MoveGen,
+    pos: &Position,
+    dice: Dice,
+) -> Result<Position, EvalError> {
+    let results = gen.positions(pos, dice);
+    if results.len() <= 1 {
+        return Ok(results.first().copied().unwrap_or(*pos));
+    }
+    let (k, _) = match ev.pruned_candidates(results)? {
+        Some(keep) => {
+            let kept: Vec<Position> = keep.iter().map(|&i| results[i]).collect();
+            ev.best_of(&kept)?.map(|(k, p)| (keep[k], p))
+        }
+        None => ev.best_of(results)?,
+    }
+    .expect("at least two moves");
+    Ok(results[k])
+}
+
 /// The move chosen at `plies` plies (0: [`best_move_0ply`]; more: gnubg's
 /// `FindnSaveBestMoves` with the normal move filters and pruning), without its value.
 pub fn best_move_plied(

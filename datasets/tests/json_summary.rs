@@ -175,6 +175,7 @@ fn rollout_json_summary_counts_positions_and_trials() {
             "plies",
             "position_seeds",
             "positions",
+            "prune_moves",
             "resumed",
             "seconds",
             "seed",
@@ -203,6 +204,7 @@ fn rollout_json_summary_counts_positions_and_trials() {
         (Some(9), Some(1), Some(0))
     );
     assert_eq!(m["variance_reduction"], false);
+    assert_eq!(m["prune_moves"], false);
     assert_eq!(m["truncate"], Value::Null);
     let rate = m["trials_per_second"].as_f64().unwrap();
     let secs = m["seconds"].as_f64().unwrap();

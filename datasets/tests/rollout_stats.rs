@@ -4,7 +4,7 @@
 mod common;
 
 use board::{Dice, MoveGen, Position};
-use datasets::play::{best_move_0ply, value_after};
+use datasets::play::{best_move_0ply, best_move_pruned, value_after};
 use datasets::rng::SplitMix;
 use datasets::rollout::{lookahead, LookaheadMemo};
 use datasets::{Roller, RolloutResult, RolloutSettings};
@@ -280,7 +280,7 @@ fn the_0ply_choice_is_the_evaluators_and_the_lookahead_is_its_1ply_value() {
             }
         }
         if ev.classify(pos).uses_net() {
-            let la = lookahead(&ev, &mut gen, &mut memo, pos).unwrap();
+            let la = lookahead(&ev, &mut gen, &mut memo, pos, false).unwrap();
             let one_ply = ev.evaluate_plied(pos, 1, Lookahead { prune: false }).unwrap();
             // lookahead's mean is the mover's view after the roll; 1-ply is the same
             // average from the side on roll, computed in f32.
@@ -292,4 +292,81 @@ fn the_0ply_choice_is_the_evaluators_and_the_lookahead_is_its_1ply_value() {
             }
         }
     }
+}
+
+#[test]
+fn pruned_lookahead_is_gnubgs_pruned_1ply_and_pruned_play_picks_among_the_kept() {
+    let Some(ev) = common::gnubg_evaluator() else {
+        return;
+    };
+    let mut gen = MoveGen::new();
+    let mut memo = LookaheadMemo::default();
+    let (mut rolls, mut pruned_rolls, mut other_choice) = (0, 0, 0);
+    for pos in common::random_game_positions(37, 30, 4).iter().take(150) {
+        if !ev.classify(pos).uses_net() {
+            continue;
+        }
+        // gnubg's 1-ply (its lookahead chooses each roll's move among those its
+        // pruning nets keep) against the rollouts' pruned lookahead.
+        let la = lookahead(&ev, &mut gen, &mut memo, pos, true).unwrap();
+        let one_ply = ev.evaluate_plied(pos, 1, Lookahead { prune: true }).unwrap();
+        for i in 0..5 {
+            assert!(
+                (la.mean[i] - f64::from(one_ply[i])).abs() < 2e-6,
+                "{}: {la:?} vs {one_ply:?}",
+                pos.position_id()
+            );
+        }
+        let full = lookahead(&ev, &mut gen, &mut memo, pos, false).unwrap();
+        for (k, d) in Dice::all().enumerate() {
+            rolls += 1;
+            let moves = gen.positions(pos, d).to_vec();
+            let kept = ev.pruned_candidates(&moves).unwrap();
+            let chosen = best_move_pruned(&ev, &mut gen, pos, d).unwrap();
+            assert_eq!(chosen, la.results[k], "{} {d}", pos.position_id());
+            if let Some(kept) = kept {
+                pruned_rolls += 1;
+                // The choice is the best of the kept moves by 0-ply equity.
+                let eq = |m: &Position| money_equity(&value_after(&ev, m).unwrap());
+                let best = kept.iter().map(|&i| eq(&moves[i])).fold(f32::MIN, f32::max);
+                assert!(kept.iter().any(|&i| moves[i] == chosen));
+                assert_eq!(eq(&chosen), best);
+            }
+            other_choice += usize::from(la.results[k] != full.results[k]);
+        }
+    }
+    eprintln!(
+        "{rolls} rolls, {pruned_rolls} pruned, {other_choice} with another move than the full 0-ply choice"
+    );
+    // The positions exercise pruning, and it changes some choices.
+    assert!(pruned_rolls * 3 > rolls, "{pruned_rolls} of {rolls}");
+    assert!(other_choice > 0);
+}
+
+#[test]
+fn pruned_rollouts_agree_with_full_ones_and_keep_their_seeds() {
+    let Some(ev) = common::gnubg_evaluator() else {
+        return;
+    };
+    let full = RolloutSettings {
+        trials: 144,
+        truncate: Some(10),
+        seed: 7,
+        ..RolloutSettings::default()
+    };
+    let pruned = RolloutSettings {
+        prune_moves: true,
+        ..full.clone()
+    };
+    let (full, pruned) = (Roller::new(&ev, full).unwrap(), Roller::new(&ev, pruned).unwrap());
+    let mut differ = 0;
+    for pos in positions_of(&ev, PositionClass::Contact, 4, 12) {
+        let a = full.rollout(&pos).unwrap();
+        let b = pruned.rollout_serial(&pos).unwrap();
+        assert_consistent(&a, &b, &pos.position_id());
+        differ += usize::from(a != b);
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
+        assert_eq!(pool.install(|| pruned.rollout(&pos).unwrap()), b);
+    }
+    assert!(differ > 0, "pruning changed no rollout");
 }

@@ -126,16 +126,28 @@ impl<N: NetSource> Evaluator<N> {
     }
 
     /// gnubg's `FindBestMoveInEval`, its 0-ply choice inside lookahead: with many
-    /// moves, the pruning nets pick the 5 + ⌊log2 n⌋ most promising, which are then
-    /// scored with the full evaluation; the highest equity wins, ties to the earliest
-    /// candidate considered (unlike [`Evaluator::best_of`], no other tie-breaks). Nets
-    /// without pruning nets score every move fully. `results` as for
-    /// [`Evaluator::best_of`]; returns the index and the mover's probabilities.
+    /// moves, the pruning nets pick the 5 + ⌊log2 n⌋ most promising
+    /// ([`Evaluator::pruned_candidates`]), which are then scored with the full
+    /// evaluation; the highest equity wins, ties to the earliest candidate considered
+    /// (unlike [`Evaluator::best_of`], no other tie-breaks). Nets without pruning nets
+    /// score every move fully. `results` as for [`Evaluator::best_of`]; returns the
+    /// index and the mover's probabilities.
     pub fn best_of_pruned(&self, results: &[Position]) -> Result<Option<(usize, Probabilities)>, EvalError> {
-        let all = || (0..results.len()).collect::<Vec<usize>>();
+        match self.pruned_candidates(results)? {
+            Some(chosen) => self.first_best(results, &chosen),
+            None => self.first_best(results, &(0..results.len()).collect::<Vec<usize>>()),
+        }
+    }
+
+    /// The moves the pruning nets keep among `results` (as for [`Evaluator::best_of`]):
+    /// the 5 + ⌊log2 n⌋ whose positions score best for the mover by the pruning net of
+    /// their class, in gnubg's order of consideration. `None` when every move is to be
+    /// scored fully: few moves, results of different classes or of a class without a
+    /// net, or nets without pruning nets.
+    pub fn pruned_candidates(&self, results: &[Position]) -> Result<Option<Vec<usize>>, EvalError> {
         let keep = MIN_PRUNE_MOVES + results.len().max(1).ilog2() as usize;
         if results.len() <= keep {
-            return self.first_best(results, &all());
+            return Ok(None);
         }
         // The opponent's equity after each move, by pruning net (lower is better for
         // the mover); `chosen[0]` always holds the worst of those kept.
@@ -147,14 +159,14 @@ impl<N: NetSource> Evaluator<N> {
             let class = self.classify(&after);
             if i == 0 {
                 if !class.uses_net() {
-                    return self.first_best(results, &all());
+                    return Ok(None);
                 }
                 class0 = class;
             } else if class != class0 {
-                return self.first_best(results, &all());
+                return Ok(None);
             }
             let Some(p) = self.evaluate_pruning(&after, class)? else {
-                return self.first_best(results, &all());
+                return Ok(None);
             };
             scores.push(money_equity(&p));
             if i < keep {
@@ -174,7 +186,7 @@ impl<N: NetSource> Evaluator<N> {
                 chosen.swap(0, worst);
             }
         }
-        self.first_best(results, &chosen)
+        Ok(Some(chosen))
     }
 
     /// The candidate (in the given order) with the highest 0-ply equity, the first on

@@ -119,6 +119,7 @@ fn build(args: BuildArgs) -> Result<ExitCode> {
             variance_reduction: !args.no_variance_reduction,
             bearoff_truncation: true,
             position_seeds: false,
+            prune_moves: false,
         },
         classes: args.classes,
         max_positions: args.max_positions,

@@ -50,6 +50,11 @@ pub struct Args {
     /// gnubg's instead of bit-identical; still the same numbers for the same seed.
     #[arg(long)]
     incremental: bool,
+    /// Preselect the moves of every 0-ply choice (lookaheads included) with the
+    /// pruning nets, as gnubg does inside its lookahead: faster, no longer gnubg's
+    /// 0-ply play (the weights need pruning nets; gnubg's and the trainer's have them).
+    #[arg(long)]
+    prune_moves: bool,
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
@@ -61,6 +66,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         variance_reduction: !args.no_variance_reduction,
         bearoff_truncation: !args.no_bearoff_truncation,
         position_seeds: args.position_seeds,
+        prune_moves: args.prune_moves,
     };
     let job = args
         .positions
@@ -91,6 +97,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             ("variance_reduction", json!(settings.variance_reduction)),
             ("bearoff_truncation", json!(settings.bearoff_truncation)),
             ("position_seeds", json!(settings.position_seeds)),
+            ("prune_moves", json!(settings.prune_moves)),
             ("incremental", json!(job.incremental)),
             (
                 "trials_per_second",
