@@ -7,7 +7,9 @@
 # ALTERNATIVES next-best moves sampled too); a search round trains on the last
 # DATA_ROUNDS rounds' data (0: all; rollout rounds train on all). With --hours, TD gets
 # TD_SHARE of the budget. HIDDEN: the hidden units of every net (TD starts them at
-# that size and the rounds keep it).
+# that size and the rounds keep it). The final fit (0 FIT_HIDDEN: none): a fresh contact
+# net of FIT_HIDDEN units trained on the last FIT_ROUNDS rounds' labels (FIT_EPOCHS at
+# most, from learning rate FIT_LR), given FIT_SHARE of the budget.
 # shellcheck shell=bash
 if [ "$quick" = 1 ]; then
   : "${TD_GAMES:=20000}" "${TD_MINUTES:=3}" "${HIDDEN:=128}" "${TD_BENCH_EVERY:=10000}" "${TD_BENCH_GAMES:=400}"
@@ -15,6 +17,7 @@ if [ "$quick" = 1 ]; then
   : "${LABEL_GAMES:=40}" "${LABEL_POSITIONS:=3000}" "${LABEL_PLIES:=1}" "${DATA_ROUNDS:=2}" "${ALTERNATIVES:=2}"
   : "${TD_SHARE:=0.30}"
   : "${EPOCHS:=12}" "${LR:=0.0003}"
+  : "${FIT_HIDDEN:=64}" "${FIT_ROUNDS:=2}" "${FIT_EPOCHS:=4}" "${FIT_LR:=0.001}" "${FIT_SHARE:=0.10}"
   : "${BENCH_GAMES:=40}" "${BENCH_POSITIONS:=150}" "${BENCH_CANDIDATES:=4}" "${BENCH_TRIALS:=18}" "${BENCH_TRUNCATE:=2}"
   : "${ROUND_DUEL_GAMES:=1000}" "${DUEL_GAMES:=2000}"
 else
@@ -23,6 +26,7 @@ else
   : "${LABEL_GAMES:=4000}" "${LABEL_POSITIONS:=500000}" "${LABEL_PLIES:=1}" "${DATA_ROUNDS:=2}" "${ALTERNATIVES:=2}"
   : "${TD_SHARE:=0.30}"
   : "${EPOCHS:=30}" "${LR:=0.0003}"
+  : "${FIT_HIDDEN:=512}" "${FIT_ROUNDS:=6}" "${FIT_EPOCHS:=40}" "${FIT_LR:=0.001}" "${FIT_SHARE:=0.10}"
   : "${BENCH_GAMES:=400}" "${BENCH_POSITIONS:=1500}" "${BENCH_CANDIDATES:=5}" "${BENCH_TRIALS:=36}" "${BENCH_TRUNCATE:=6}"
   : "${ROUND_DUEL_GAMES:=4000}" "${DUEL_GAMES:=20000}"
 fi

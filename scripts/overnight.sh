@@ -2,7 +2,8 @@
 # The overnight pipeline: build the bearoff databases, train a net by TD self-play from
 # scratch, improve it in rounds of sample -> label -> supervised training, measure every
 # net on a held-out move-error benchmark and in duplicate-dice duels against pubeval and
-# gnubg's weights, and write a markdown report with the plots.
+# gnubg's weights, fit a bigger contact net to the last rounds' labels (FIT_HIDDEN; the
+# final fit), and write a markdown report with the plots.
 #
 #   scripts/overnight.sh [--quick] [--td-only] [--dir DIR] [--rounds N] [--threads T]
 #                        [--rollout-weights current|gnubg] [--labels search|rollout]
@@ -23,7 +24,8 @@
 # supervised rounds; TD self-play for the whole night (8 hours unless TD_MINUTES).
 # --hours H: a time budget for the whole run (across interruptions: DIR/clock counts
 # the seconds spent): each step gets its share (TD TD_SHARE, 30 %; the benchmark set 7 %; the
-# rounds what is left but 12 %, the final duels the rest) through the tools' --minutes,
+# rounds what is left but 12 % and FIT_SHARE, the final fit FIT_SHARE (10 %), the final
+# duels the rest) through the tools' --minutes,
 # later rounds are dropped when the time is short, the final duels are sized to the
 # time left, and the run ends within the budget plus the last step's overrun (seconds).
 # The profile's sizes become upper bounds.
@@ -280,20 +282,25 @@ current="$dir/td/net.wd"
 data_files=()
 rounds_done=0
 minutes_args=()
+# What the rounds leave of the budget: 12 % for the final duels, and FIT_SHARE more
+# for the final fit (section 5) when there is one.
+reserve=0.12
+[ "$FIT_HIDDEN" != 0 ] && reserve=$(python3 -c 'import sys; print(0.12 + float(sys.argv[1]))' "$FIT_SHARE")
 for r in $(seq 1 "$ROUNDS"); do
   rd="$dir/round-$r"
-  # With a budget: a round gets an equal part of what is left once 12 % of the budget
-  # is kept for the final duels (so time a step did not use goes to the later rounds),
-  # at least 35 % / ROUNDS of the budget; of that, sampling 10 %, rollouts 55 %, each
-  # class's training 8 %. A round is not started unless 35 % / ROUNDS and the 12 % are
-  # left (a round begun before an interruption is finished).
+  # With a budget: a round gets an equal part of what is left once the reserve (12 % of
+  # the budget for the final duels, plus FIT_SHARE for the final fit) is kept (so time
+  # a step did not use goes to the later rounds), at least 35 % / ROUNDS of the budget;
+  # of that, sampling 10 %, rollouts 55 %, each class's training 8 %. A round is not
+  # started unless 35 % / ROUNDS and the reserve are left (a round begun before an
+  # interruption is finished).
   # With search labels a round has the profile's size and rounds go on while the time
-  # lasts (or up to --rounds): a round may use all that is left but the 12 %, and a new
+  # lasts (or up to --rounds): a round may use all that is left but the reserve, and a new
   # one is started only when that holds 1.2 times the longest round so far (by the
   # budget's clock, round-N/clock: start and end; 5 % of the budget before the first).
   round_share=""
   if [ -n "$budget_s" ] && [ "$labels" = search ]; then
-    round_share=$(python3 -c 'import sys; s, b = map(float, sys.argv[1:]); print(max(0.001, (b - s - 0.12 * b) / b))' "$(spent)" "$budget_s")
+    round_share=$(python3 -c 'import sys; s, b, k = map(float, sys.argv[1:]); print(max(0.001, (b - s - k * b) / b))' "$(spent)" "$budget_s" "$reserve")
     longest=$(python3 -c 'import sys
 d, r = sys.argv[1], int(sys.argv[2])
 def took(k):
@@ -303,16 +310,16 @@ def took(k):
     except (OSError, ValueError):  # a round of an older run: not timed
         return 0
 print(max([took(k) for k in range(1, r)] or [0]))' "$dir" "$r")
-    if [ ! -d "$rd" ] && ! python3 -c 'import sys; s, b, longest = map(float, sys.argv[1:]); sys.exit(0 if b - s - 0.12 * b >= (1.2 * longest or 0.05 * b) else 1)' \
-      "$(spent)" "$budget_s" "${longest:-0}"; then
+    if [ ! -d "$rd" ] && ! python3 -c 'import sys; s, b, longest, k = map(float, sys.argv[1:]); sys.exit(0 if b - s - k * b >= (1.2 * longest or 0.05 * b) else 1)' \
+      "$(spent)" "$budget_s" "${longest:-0}" "$reserve"; then
       log "budget: $(spent) of $budget_s s spent, round $r and later dropped"
       break
     fi
   elif [ -n "$budget_s" ]; then
-    round_share=$(python3 -c 'import sys; s, b, rounds, r = map(float, sys.argv[1:]); print(max(0.35 / rounds, (b - s - 0.12 * b) / b / (rounds - r + 1)))' \
-      "$(spent)" "$budget_s" "$ROUNDS" "$r")
-    if [ ! -d "$rd" ] && ! python3 -c 'import sys; s, b, rounds = map(float, sys.argv[1:]); sys.exit(0 if b - s >= (0.35 / rounds + 0.12) * b * 0.9 else 1)' \
-      "$(spent)" "$budget_s" "$ROUNDS"; then
+    round_share=$(python3 -c 'import sys; s, b, rounds, r, k = map(float, sys.argv[1:]); print(max(0.35 / rounds, (b - s - k * b) / b / (rounds - r + 1)))' \
+      "$(spent)" "$budget_s" "$ROUNDS" "$r" "$reserve")
+    if [ ! -d "$rd" ] && ! python3 -c 'import sys; s, b, rounds, k = map(float, sys.argv[1:]); sys.exit(0 if b - s >= (0.35 / rounds + k) * b * 0.9 else 1)' \
+      "$(spent)" "$budget_s" "$ROUNDS" "$reserve"; then
       log "budget: $(spent) of $budget_s s spent, round $r and later dropped"
       break
     fi
@@ -329,7 +336,7 @@ print(max([took(k) for k in range(1, r)] or [0]))' "$dir" "$r")
   [ "$labels" = search ] && alternatives=$ALTERNATIVES
   sample() {
     local m=()
-    [ -n "$budget_s" ] && m=(--minutes "$(budget_minutes "$(share 0.10)" 0.12)")
+    [ -n "$budget_s" ] && m=(--minutes "$(budget_minutes "$(share 0.10)" "$reserve")")
     "$bin/datasets" sample --weights "$current" --games "$games" --seed "$((100 + r))" -o "$rd/sampled.csv" --force \
       --alternatives "$alternatives" --quiet "${m[@]}" "${thread_args[@]}" "${dbs[@]}"
     head -n "$((keep + 1))" "$rd/sampled.csv" >"$rd/positions.csv"
@@ -337,7 +344,7 @@ print(max([took(k) for k in range(1, r)] or [0]))' "$dir" "$r")
   step "round-$r-sample" sample
   label() {
     local m=()
-    [ -n "$budget_s" ] && m=(--minutes "$(budget_minutes "$(share 0.55)" 0.12)")
+    [ -n "$budget_s" ] && m=(--minutes "$(budget_minutes "$(share 0.55)" "$reserve")")
     # Written (by a rename) before a kill that came ahead of the step's end: done.
     if [ -f "$rd/data.bgds" ]; then
       :
@@ -359,11 +366,11 @@ print(max([took(k) for k in range(1, r)] or [0]))' "$dir" "$r")
   if [ "$labels" = search ] && [ "$DATA_ROUNDS" -gt 0 ] && [ "${#data_files[@]}" -gt "$DATA_ROUNDS" ]; then
     data_files=("${data_files[@]: -$DATA_ROUNDS}")
   fi
-  [ -n "$budget_s" ] && minutes_args=(--minutes "$(budget_minutes "$(share 0.08)" 0.12)")
+  [ -n "$budget_s" ] && minutes_args=(--minutes "$(budget_minutes "$(share 0.08)" "$reserve")")
   step "round-$r-contact" supervise contact "$current" "$rd/contact" "${data_files[@]}"
-  [ -n "$budget_s" ] && minutes_args=(--minutes "$(budget_minutes "$(share 0.08)" 0.12)")
+  [ -n "$budget_s" ] && minutes_args=(--minutes "$(budget_minutes "$(share 0.08)" "$reserve")")
   step "round-$r-crashed" supervise crashed "$rd/contact/net.wd" "$rd/crashed" "${data_files[@]}"
-  [ -n "$budget_s" ] && minutes_args=(--minutes "$(budget_minutes "$(share 0.08)" 0.12)")
+  [ -n "$budget_s" ] && minutes_args=(--minutes "$(budget_minutes "$(share 0.08)" "$reserve")")
   step "round-$r-race" supervise race "$rd/crashed/net.wd" "$rd/race" "${data_files[@]}"
   current="$rd/race/net.wd"
   step "round-$r-measure" measure "$current" "$rd/measure" "$ROUND_DUEL_GAMES"
@@ -373,7 +380,35 @@ print(max([took(k) for k in range(1, r)] or [0]))' "$dir" "$r")
 done
 ROUNDS=$rounds_done
 
-# --- 5. Final duel table -----------------------------------------------------------------
+# --- 5. The final fit ---------------------------------------------------------------------
+# A fresh contact net of FIT_HIDDEN units trained on the labels of the last FIT_ROUNDS
+# rounds (the crashed and race nets are the last round's), in DIR/fit, then measured as
+# a round is. Rounds of search labels reach a plateau that a bigger net fitted once to
+# several rounds' labels gets past (trainer/README.md, "Ablations from the plateau").
+fit_round=""
+if [ "$FIT_HIDDEN" != 0 ] && [ "$ROUNDS" -ge 1 ]; then
+  fit_files=()
+  for k in $(seq "$(( ROUNDS > FIT_ROUNDS ? ROUNDS - FIT_ROUNDS + 1 : 1 ))" "$ROUNDS"); do
+    fit_files+=("$dir/round-$k/data.bgds")
+  done
+  minutes_args=()
+  [ -n "$budget_s" ] && minutes_args=(--minutes "$(budget_minutes "$FIT_SHARE" 0.04)")
+  fit() {
+    # Without its sidecar the last round's net is plain gnubg weights, whose contact net
+    # --hidden replaces by a fresh one of another size (a trainer model keeps one size
+    # for all its nets; with FIT_HIDDEN = HIDDEN the contact net goes on training).
+    if [ ! -f "$dir/fit-start.wd" ]; then
+      cp "$current" "$dir/fit-start.wd.tmp" && mv -f "$dir/fit-start.wd.tmp" "$dir/fit-start.wd"
+    fi
+    "$root/scripts/round-supervise.sh" "$bin/trainer" contact "$dir/fit-start.wd" "$dir/fit" "$FIT_EPOCHS" "$FIT_LR" \
+      "${fit_files[@]}" -- "${thread_args[@]}" "${minutes_args[@]}" -- --hidden "$FIT_HIDDEN"
+  }
+  step fit fit
+  step fit-measure measure "$dir/fit/net.wd" "$dir/fit/measure" "$ROUND_DUEL_GAMES"
+  fit_round=fit
+fi
+
+# --- 6. Final duel table -----------------------------------------------------------------
 # The TD net and every round's net; after more than 4 rounds only the best round by its
 # round duel against pubeval (the earliest of equals) and the last round.
 finalists=(0)
@@ -387,9 +422,15 @@ print(1 + max(range(n), key=lambda i: (ppg[i], -i)))' "$dir" "$ROUNDS")
   finalists+=("$best")
   [ "$best" != "$ROUNDS" ] && finalists+=("$ROUNDS")
 fi
+# And the final fit's net.
+[ -n "$fit_round" ] && finalists+=("$fit_round")
 players=()
 for r in "${finalists[@]}"; do
-  if [ "$r" = 0 ]; then players+=("$dir/td/net.wd"); else players+=("$dir/round-$r/race/net.wd"); fi
+  case $r in
+    0) players+=("$dir/td/net.wd") ;;
+    fit) players+=("$dir/fit/net.wd") ;;
+    *) players+=("$dir/round-$r/race/net.wd") ;;
+  esac
 done
 # With a budget: the duels' games are sized to the time left (less 3 % of the budget),
 # at the rate the TD net's measurement played, at most DUEL_GAMES; kept in
@@ -437,7 +478,7 @@ for k in "${!players[@]}"; do
 done
 step final-reference reference_duels
 
-# --- 6. Report ---------------------------------------------------------------------------
+# --- 7. Report ---------------------------------------------------------------------------
 report() {
   python3 - "$dir" "$ROUNDS" "$quick" "$rollout_weights" "$have_gnubg" "$labels" "$LABEL_PLIES" <<'PY'
 import json, os, sys
@@ -469,14 +510,23 @@ out.append("Directory `%s`; %d round(s); training labels: %s by the %s weights.\
 names = ["TD"] + ["round %d" % r for r in range(1, rounds + 1)]
 nets = ["td/net.wd"] + ["round-%d/race/net.wd" % r for r in range(1, rounds + 1)]
 meas = ["td/measure"] + ["round-%d/measure" % r for r in range(1, rounds + 1)]
+finals = ["final-%d" % i for i in range(rounds + 1)]
+fit = os.path.exists(os.path.join(d, "fit/measure.er.json"))
+if fit:
+    s = load("fit/supervised.json") if os.path.exists(os.path.join(d, "fit/supervised.json")) else None
+    names.append("final fit" + (" (%d hidden units, rounds %s)" % (
+        s["settings"]["hidden"], ", ".join(os.path.basename(os.path.dirname(x["path"]))[6:] for x in s["data"])) if s else ""))
+    nets.append("fit/net.wd")
+    meas.append("fit/measure")
+    finals.append("final-fit")
 out.append("## Nets\n")
 out.append("ER: average equity lost against the best rolled-out candidate on the held-out benchmark set, in millipoints (± 1 SE); ppg: cubeless money, duplicate dice (± 1 SE over game pairs).\n")
 hdr = "| net | file | ER contact | ER crashed | ER race | ER all | ppg vs pubeval (%s) | final ppg vs pubeval | final ppg vs gnubg 0-ply |" % ("round duel")
 out.append(hdr)
 out.append("|---|---|---|---|---|---|---|---|---|")
-for i, (n, f, m) in enumerate(zip(names, nets, meas)):
+for n, f, m, fin in zip(names, nets, meas, finals):
     rep = lines(m + ".er.json")[0]
-    out.append("| %s | `%s` | %s | %s | %s | %s | %s | %s | %s |" % (n, f, er(rep, "contact"), er(rep, "crashed"), er(rep, "race"), er(rep, "all"), duel(m + ".pubeval.json"), duel("final-%d-pubeval.json" % i), duel("final-%d-gnubg.json" % i)))
+    out.append("| %s | `%s` | %s | %s | %s | %s | %s | %s | %s |" % (n, f, er(rep, "contact"), er(rep, "crashed"), er(rep, "race"), er(rep, "all"), duel(m + ".pubeval.json"), duel(fin + "-pubeval.json"), duel(fin + "-gnubg.json")))
 refs = lines("final-reference.er.json")
 for rep in refs:
     ppg = duel("final-gnubg-pubeval.json") if rep["player"].startswith("gnubg:") else "–"
@@ -488,16 +538,18 @@ if rounds:
     out.append("## Supervised training\n")
     out.append("| round | class | positions (train / validation) | epochs | best epoch | validation mse at start | best validation mse |")
     out.append("|---|---|---|---|---|---|---|")
-for r in range(1, rounds + 1):
-    for c in ["contact", "crashed", "race"]:
-        if not os.path.exists(os.path.join(d, "round-%d/%s/supervised.json" % (r, c))):
-            out.append("| %d | %s | none: the net is kept | | | | |" % (r, c))
-            continue
-        s = load("round-%d/%s/supervised.json" % (r, c))
-        curve = s["curve"]
-        best = [row for row in curve if row["epoch"] == s["best_epoch"]][0]
-        mse = lambda v: "–" if v is None else "%.6f" % v  # no validation positions: none
-        out.append("| %d | %s | %d / %d | %d | %d | %s | %s |" % (r, c, s["train_positions"], s["validation_positions"], s["epoch"], s["best_epoch"], mse(curve[0]["val_mse"]), mse(best["val_mse"])))
+trained = [(str(r), c, "round-%d/%s" % (r, c)) for r in range(1, rounds + 1) for c in ["contact", "crashed", "race"]]
+if fit:
+    trained.append(("final fit", "contact", "fit"))
+for r, c, run in trained:
+    if not os.path.exists(os.path.join(d, run, "supervised.json")):
+        out.append("| %s | %s | none: the net is kept | | | | |" % (r, c))
+        continue
+    s = load(run + "/supervised.json")
+    curve = s["curve"]
+    best = [row for row in curve if row["epoch"] == s["best_epoch"]][0]
+    mse = lambda v: "–" if v is None else "%.6f" % v  # no validation positions: none
+    out.append("| %s | %s | %d / %d | %d | %d | %s | %s |" % (r, c, s["train_positions"], s["validation_positions"], s["epoch"], s["best_epoch"], mse(curve[0]["val_mse"]), mse(best["val_mse"])))
 out.append("\n## Steps\n")
 out.append("| step | seconds |")
 out.append("|---|---|")
@@ -520,17 +572,25 @@ for r in range(1, rounds + 1):
     rows.append({"games": rows[-1]["games"], "elapsed_s": t, "games_per_s": 0, "alpha": 0, "bench_games": m["games"],
                  "ppg": m["ppg"], "se": m["se"], "win_rate": m["win_rate"], "gammon_rate": m["gammon_rate"],
                  "gammon_loss_rate": m["gammon_loss_rate"]})
+if fit:
+    t += secs("fit") + secs("fit-measure")
+    m = load("fit/measure.pubeval.json")
+    rows.append({"games": rows[-1]["games"], "elapsed_s": t, "games_per_s": 0, "alpha": 0, "bench_games": m["games"],
+                 "ppg": m["ppg"], "se": m["se"], "win_rate": m["win_rate"], "gammon_rate": m["gammon_rate"],
+                 "gammon_loss_rate": m["gammon_loss_rate"]})
 with open(os.path.join(d, "run-curve.csv"), "w", newline="") as f:
     w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
     w.writeheader()
     w.writerows(rows)
 out.append("\n## Plots\n")
-out.append("The whole run, ppg against pubeval over minutes (TD's benchmarks, then each round's duel; `run-curve.csv`):\n\n![run curve](run-curve.png)\n")
+out.append("The whole run, ppg against pubeval over minutes (TD's benchmarks, then each round's duel%s; `run-curve.csv`):\n\n![run curve](run-curve.png)\n" % (", then the final fit's" if fit else ""))
 out.append("TD self-play, ppg against pubeval:\n\n![TD curve](td/curve.png)\n")
 for r in range(1, rounds + 1):
     for c in ["contact", "crashed", "race"]:
         if os.path.exists(os.path.join(d, "round-%d/%s/curve.png" % (r, c))):  # not for a kept net
             out.append("Round %d, %s net:\n\n![round %d %s](round-%d/%s/curve.png)\n" % (r, c, r, c, r, c))
+if fit and os.path.exists(os.path.join(d, "fit/curve.png")):
+    out.append("The final fit's contact net:\n\n![final fit](fit/curve.png)\n")
 text = "\n".join(out) + "\n"
 tmp = os.path.join(d, ".report.md.tmp")
 with open(tmp, "w") as f:

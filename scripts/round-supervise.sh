@@ -2,13 +2,14 @@
 # One class's supervised training in a round of the overnight pipeline, shared by
 # scripts/overnight.sh and its Slurm path (scripts/slurm/overnight-cluster.sh):
 #
-#   round-supervise.sh TRAINER CLASS INIT OUT EPOCHS LR [DATA...] [-- ARGS...]
+#   round-supervise.sh TRAINER CLASS INIT OUT EPOCHS LR [DATA...] [-- ARGS... [-- START...]]
 #
 # Resumes the run in OUT if there is one; otherwise trains CLASS's net from INIT on the
 # DATA files that hold positions of CLASS (by the stats.json that the label step writes
 # next to each; a file without one is taken to hold every class). With none (a toy
 # budget's few positions), INIT's nets are kept as the class's result in OUT. ARGS
-# (threads, --minutes) go to every trainer call.
+# (threads, --minutes) go to every trainer call, START (e.g. --hidden, which a resumed
+# run keeps) only to the one that starts the run.
 set -euo pipefail
 trainer=$1 class=$2 init=$3 out=$4 epochs=$5 lr=$6
 shift 6
@@ -37,8 +38,14 @@ sys.exit(0 if found else 1)' "$stats" "$class" || rc=$?
   shift
 done
 [ $# -gt 0 ] && shift
+args=()
+while [ $# -gt 0 ] && [ "$1" != -- ]; do
+  args+=("$1")
+  shift
+done
+[ $# -gt 0 ] && shift
 if [ -f "$out/supervised.json" ]; then
-  exec "$trainer" supervised --resume "$out" "$@"
+  exec "$trainer" supervised --resume "$out" "${args[@]}"
 elif [ ${#data[@]} -eq 0 ]; then
   echo "no $class positions in the round's data: the $class net is kept"
   mkdir -p "$out"
@@ -47,5 +54,5 @@ elif [ ${#data[@]} -eq 0 ]; then
   done
 else
   exec "$trainer" supervised --init "$init" --class "$class" --out "$out" --epochs "$epochs" --lr "$lr" \
-    --patience 4 --plateau 1 "${data[@]}" "$@"
+    --patience 4 --plateau 1 "${data[@]}" "${args[@]}" "$@"
 fi

@@ -9,7 +9,8 @@
 # --json` names it); default this checkout's HEAD.
 #
 # The best net is the one with the highest final ppg against gnubg's 0-ply nets (against
-# pubeval when the run had no gnubg); its files are the run's own, copied unchanged.
+# pubeval when the run had no gnubg; the later net of equals), among the TD net, the
+# rounds' and the final fit's; its files are the run's own, copied unchanged.
 set -euo pipefail
 
 die() { echo "ship-net.sh: $*" >&2; exit 2; }
@@ -61,14 +62,17 @@ def er(p):
 rounds = 0
 while os.path.exists(os.path.join(run, "round-%d/race/net.wd" % (rounds + 1))):
     rounds += 1
-cands = [(0, "td", "td/net", "td/measure")] + [(r, "round %d" % r, "round-%d/race/net" % r, "round-%d/measure" % r) for r in range(1, rounds + 1)]
-cands = [c for c in cands if os.path.exists(os.path.join(run, "final-%d-pubeval.json" % c[0]))]
+# And the final fit's net (DIR/fit), when the run has one.
+cands = [("final-0", "td", "td/net", "td/measure")]
+cands += [("final-%d" % r, "round %d" % r, "round-%d/race/net" % r, "round-%d/measure" % r) for r in range(1, rounds + 1)]
+cands += [("final-fit", "final fit", "fit/net", "fit/measure")]
+cands = [c for c in cands if os.path.exists(os.path.join(run, c[0] + "-pubeval.json"))]
 scored = []
-for i, label, net, meas in cands:
-    g, p = duel("final-%d-gnubg.json" % i), duel("final-%d-pubeval.json" % i)
+for k, (final, label, net, meas) in enumerate(cands):
+    g, p = duel(final + "-gnubg.json"), duel(final + "-pubeval.json")
     key = (g or p)["ppg"]
-    scored.append((key, i, label, net, meas, g, p))
-key, i, label, net, meas, g, p = max(scored)
+    scored.append((key, k, label, net, meas, g, p))
+key, k, label, net, meas, g, p = max(scored)
 for ext in ("wd", "weights"):
     src = os.path.join(run, net + "." + ext)
     tmp = os.path.join(nets, ".%s.%s.tmp" % (name, ext))

@@ -4,8 +4,8 @@
 #  1. `overnight.sh --quick --hours H` ends within H plus a margin and writes its report;
 #  2. a second run is killed with SIGKILL (the whole process group) once in each of its
 #     steps, then rerun each time: it resumes and completes every step of its rounds
-#     (search rounds go on while the time lasts, so the two runs may differ in rounds),
-#     and its report has every net.
+#     and the final fit (search rounds go on while the time lasts, so the two runs may
+#     differ in rounds), and its report has every net.
 #   scripts/test-overnight.sh [--keep]    (--keep: leave the scratch directory)
 # Prints one line per check; exit 0 when all pass.
 set -euo pipefail
@@ -84,13 +84,13 @@ import os, re, sys
 d = sys.argv[1]
 report = open(os.path.join(d, "report.md")).read()
 rounds = int(re.search(r"; (\d+) round\(s\);", report).group(1))
-want = {"bearoff", "td", "benchset", "measure-td", "final-0", "final-reference", "report"}
+want = {"bearoff", "td", "benchset", "measure-td", "final-0", "final-reference", "report", "fit", "fit-measure", "final-fit"}
 for r in range(1, rounds + 1):
     want |= {"round-%d-%s" % (r, s) for s in ("sample", "search", "contact", "crashed", "race", "measure")}
 have = {f[:-5] for f in os.listdir(os.path.join(d, "steps"))}
-nets = len(re.findall(r"^\| (TD|round \d+) \|", report, re.M))
+nets = len(re.findall(r"^\| (TD|round \d+|final fit[^|]*) \| `", report, re.M))
 missing = sorted(want - have)
-if missing or nets != rounds + 1:
+if missing or nets != rounds + 2:
     sys.exit("%d round(s): steps missing %s; %d nets in the report" % (rounds, missing, nets))
 print(rounds)
 PY
