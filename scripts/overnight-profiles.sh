@@ -8,8 +8,9 @@
 # DATA_ROUNDS rounds' data (0: all; rollout rounds train on all). With --hours, TD gets
 # TD_SHARE of the budget. HIDDEN: the hidden units of every net (TD starts them at
 # that size and the rounds keep it). The final fit (0 FIT_HIDDEN: none): a fresh contact
-# net of FIT_HIDDEN units trained on the last FIT_ROUNDS rounds' labels (FIT_EPOCHS at
-# most, from learning rate FIT_LR), given FIT_SHARE of the budget.
+# net of FIT_HIDDEN units (HIDDEN: the rounds' net trained on) trained on the last
+# FIT_ROUNDS (0: all) rounds' labels (FIT_EPOCHS at most, from learning rate FIT_LR),
+# given FIT_SHARE of the budget.
 # shellcheck shell=bash
 if [ "$quick" = 1 ]; then
   : "${TD_GAMES:=20000}" "${TD_MINUTES:=3}" "${HIDDEN:=128}" "${TD_BENCH_EVERY:=10000}" "${TD_BENCH_GAMES:=400}"

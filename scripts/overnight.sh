@@ -55,7 +55,7 @@ while [ $# -gt 0 ]; do
     --labels) need "$@"; labels=$2; shift ;;
     --hours) need "$@"; hours=$2; shift ;;
     --fresh) fresh=1 ;;
-    -h|--help) sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "overnight.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -382,28 +382,17 @@ ROUNDS=$rounds_done
 
 # --- 5. The final fit ---------------------------------------------------------------------
 # A fresh contact net of FIT_HIDDEN units trained on the labels of the last FIT_ROUNDS
-# rounds (the crashed and race nets are the last round's), in DIR/fit, then measured as
-# a round is. Rounds of search labels reach a plateau that a bigger net fitted once to
+# rounds (the crashed and race nets are the last round's), in DIR/fit
+# (scripts/final-fit.sh; done again when a rerun has another number of rounds), then
+# measured as a round is. Rounds of search labels reach a plateau that a bigger net fitted once to
 # several rounds' labels gets past (trainer/README.md, "Ablations from the plateau").
 fit_round=""
 if [ "$FIT_HIDDEN" != 0 ] && [ "$ROUNDS" -ge 1 ]; then
-  fit_files=()
-  for k in $(seq "$(( ROUNDS > FIT_ROUNDS ? ROUNDS - FIT_ROUNDS + 1 : 1 ))" "$ROUNDS"); do
-    fit_files+=("$dir/round-$k/data.bgds")
-  done
+  "$root/scripts/final-fit.sh" --stale "$dir" "$ROUNDS"
   minutes_args=()
   [ -n "$budget_s" ] && minutes_args=(--minutes "$(budget_minutes "$FIT_SHARE" 0.04)")
-  fit() {
-    # Without its sidecar the last round's net is plain gnubg weights, whose contact net
-    # --hidden replaces by a fresh one of another size (a trainer model keeps one size
-    # for all its nets; with FIT_HIDDEN = HIDDEN the contact net goes on training).
-    if [ ! -f "$dir/fit-start.wd" ]; then
-      cp "$current" "$dir/fit-start.wd.tmp" && mv -f "$dir/fit-start.wd.tmp" "$dir/fit-start.wd"
-    fi
-    "$root/scripts/round-supervise.sh" "$bin/trainer" contact "$dir/fit-start.wd" "$dir/fit" "$FIT_EPOCHS" "$FIT_LR" \
-      "${fit_files[@]}" -- "${thread_args[@]}" "${minutes_args[@]}" -- --hidden "$FIT_HIDDEN"
-  }
-  step fit fit
+  step fit "$root/scripts/final-fit.sh" "$bin/trainer" "$dir" "$current" "$ROUNDS" "$FIT_HIDDEN" "$FIT_ROUNDS" \
+    "$FIT_EPOCHS" "$FIT_LR" -- "${thread_args[@]}" "${minutes_args[@]}"
   step fit-measure measure "$dir/fit/net.wd" "$dir/fit/measure" "$ROUND_DUEL_GAMES"
   fit_round=fit
 fi

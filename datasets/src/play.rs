@@ -64,7 +64,8 @@ pub fn best_move_0ply(
 
 /// The 0-ply choice with `dice` among the moves the pruning nets keep
 /// ([`Evaluator::pruned_candidates`]; all of them where pruning does not apply), ranked
-/// by the same rule as [`best_move_0ply`].
+/// among themselves by [`best_move_0ply`]'s rule (so unlike gnubg's pruned choice,
+/// [`Evaluator::best_of_pruned`], only in exact ties of equity).
 pub fn best_move_pruned(
     ev: &Evaluator,
     gen: &mut MoveGen,

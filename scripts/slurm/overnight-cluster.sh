@@ -124,18 +124,36 @@ done
 # after more than 4 rounds plays only the best and the last, the cluster plays them all
 # in parallel; the report and ship-net.sh then rank every round).
 last=$after
-finals=()
+ids=(0)
 players=("$dir/td/net.wd")
-for r in $(seq 1 "$ROUNDS"); do players+=("$dir/round-$r/race/net.wd"); done
-for i in "${!players[@]}"; do
-  text="$(q "$b/trainer" duel --a "${players[$i]}" --b pubeval --games "$DUEL_GAMES" --seed 11 --json --quiet "${th[@]}" \
+for r in $(seq 1 "$ROUNDS"); do
+  ids+=("$r")
+  players+=("$dir/round-$r/race/net.wd")
+done
+# The final fit, as overnight.sh's (scripts/final-fit.sh), after the last round; its
+# final duels after it.
+fit_after=$last
+if [ "$FIT_HIDDEN" != 0 ] && [ "$ROUNDS" -ge 1 ]; then
+  "$root/scripts/final-fit.sh" --stale "$dir" "$ROUNDS" >&2
+  ostep fit "$(q "$root/scripts/final-fit.sh" "$b/trainer" "$dir" "$current" "$ROUNDS" "$FIT_HIDDEN" "$FIT_ROUNDS" \
+    "$FIT_EPOCHS" "$FIT_LR" -- "${th[@]}")"
+  ostep fit-measure "$(measure "$dir/fit/net.wd" "$dir/fit/measure" "$ROUND_DUEL_GAMES")"
+  fit_after=$after
+  ids+=(fit)
+  players+=("$dir/fit/net.wd")
+fi
+finals=()
+for k in "${!players[@]}"; do
+  i=${ids[$k]}
+  text="$(q "$b/trainer" duel --a "${players[$k]}" --b pubeval --games "$DUEL_GAMES" --seed 11 --json --quiet "${th[@]}" \
     "${dbs[@]}") >$(q "$dir/final-$i-pubeval.json")"
   if [ "$have_gnubg" = 1 ]; then
     text+="
-$(q "$b/trainer" duel --a "${players[$i]}" --b "gnubg:$gnubg_wd" --games "$DUEL_GAMES" --seed 11 --json --quiet \
+$(q "$b/trainer" duel --a "${players[$k]}" --b "gnubg:$gnubg_wd" --games "$DUEL_GAMES" --seed 11 --json --quiet \
       "${th[@]}" "${dbs[@]}") >$(q "$dir/final-$i-gnubg.json")"
   fi
   after=$last
+  [ "$i" = fit ] && after=$fit_after
   ostep "final-$i" "$text"
   finals+=("$after")
 done

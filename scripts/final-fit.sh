@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# The overnight pipeline's final fit, shared by scripts/overnight.sh and its Slurm path
+# (scripts/slurm/overnight-cluster.sh):
+#
+#   final-fit.sh TRAINER DIR NET ROUNDS HIDDEN FIT_ROUNDS EPOCHS LR [-- ARGS...]
+#   final-fit.sh --stale DIR ROUNDS
+#
+# The first form trains, in DIR/fit, a contact net of HIDDEN units on the labels of the
+# last FIT_ROUNDS (0: all) of rounds 1..ROUNDS (DIR/round-N/data.bgds), starting from
+# NET (the last round's net, whose crashed and race nets are kept), as
+# scripts/round-supervise.sh trains a round's class (resumed when DIR/fit holds a run;
+# ARGS, e.g. threads and --minutes, go to every trainer call). The start is NET copied
+# without its sidecar to DIR/fit-start.wd: plain gnubg weights, whose contact net
+# --hidden replaces by a fresh one of another size (a trainer model keeps one size for
+# all its nets); with HIDDEN equal to NET's size the contact net goes on training.
+# DIR/fit-round records ROUNDS.
+#
+# The second form, for a rerun with another number of rounds: when DIR/fit-round names
+# another ROUNDS, removes the fit (DIR/fit, its start, its final duels and their steps'
+# DIR/steps/*.done) so that the caller's steps do it again.
+set -euo pipefail
+if [ "${1:-}" = --stale ]; then
+  dir=$2 rounds=$3
+  if [ -f "$dir/fit-round" ] && [ "$(cat "$dir/fit-round")" != "$rounds" ]; then
+    echo "final-fit.sh: the final fit in $dir was of $(cat "$dir/fit-round") rounds, now $rounds: fitted again"
+    rm -rf "$dir/fit" "$dir"/fit-start.* "$dir"/final-fit-*.json "$dir/fit-round" \
+      "$dir/steps/fit.done" "$dir/steps/fit-measure.done" "$dir/steps/final-fit.done"
+  fi
+  exit 0
+fi
+trainer=$1 dir=$2 net=$3 rounds=$4 hidden=$5 fit_rounds=$6 epochs=$7 lr=$8
+shift 8
+[ "${1:-}" = -- ] && shift
+first=1
+[ "$fit_rounds" -gt 0 ] && [ "$rounds" -gt "$fit_rounds" ] && first=$((rounds - fit_rounds + 1))
+files=()
+for k in $(seq "$first" "$rounds"); do files+=("$dir/round-$k/data.bgds"); done
+if [ ! -f "$dir/fit-start.wd" ]; then
+  # The text weights too, which round-supervise.sh copies when it keeps the net.
+  [ ! -f "${net%.wd}.weights" ] || cp "${net%.wd}.weights" "$dir/fit-start.weights"
+  cp "$net" "$dir/fit-start.wd.tmp" && mv -f "$dir/fit-start.wd.tmp" "$dir/fit-start.wd"
+fi
+echo "$rounds" >"$dir/fit-round.tmp" && mv -f "$dir/fit-round.tmp" "$dir/fit-round"
+exec "$(dirname "$0")/round-supervise.sh" "$trainer" contact "$dir/fit-start.wd" "$dir/fit" "$epochs" "$lr" \
+  "${files[@]}" -- "$@" -- --hidden "$hidden"
