@@ -62,10 +62,26 @@ pub fn best_move_0ply(
     }
 }
 
-/// The 0-ply choice with `dice` among the moves the pruning nets keep
-/// ([`Evaluator::pruned_candidates`]; all of them where pruning does not apply), ranked
-/// among themselves by [`best_move_0ply`]'s rule (so unlike gnubg's pruned choice,
-/// [`Evaluator::best_of_pruned`], only in exact ties of equity).
+/// The moves the pruning nets keep among `moves` ([`Evaluator::pruned_candidates`],
+/// copied in its order into `kept`), or all of `moves` where pruning does not apply.
+pub fn kept_moves<'a>(
+    ev: &Evaluator,
+    moves: &'a [Position],
+    kept: &'a mut Vec<Position>,
+) -> Result<&'a [Position], EvalError> {
+    Ok(match ev.pruned_candidates(moves)? {
+        Some(keep) => {
+            kept.clear();
+            kept.extend(keep.iter().map(|&i| moves[i]));
+            kept
+        }
+        None => moves,
+    })
+}
+
+/// The 0-ply choice with `dice` among the moves the pruning nets keep ([`kept_moves`]),
+/// ranked among themselves by [`best_move_0ply`]'s rule (so unlike gnubg's pruned
+/// choice, [`Evaluator::best_of_pruned`], only in exact ties of equity).
 pub fn best_move_pruned(
     ev: &Evaluator,
     gen: &mut MoveGen,
@@ -76,15 +92,10 @@ pub fn best_move_pruned(
     if results.len() <= 1 {
         return Ok(results.first().copied().unwrap_or(*pos));
     }
-    let (k, _) = match ev.pruned_candidates(results)? {
-        Some(keep) => {
-            let kept: Vec<Position> = keep.iter().map(|&i| results[i]).collect();
-            ev.best_of(&kept)?.map(|(k, p)| (keep[k], p))
-        }
-        None => ev.best_of(results)?,
-    }
-    .expect("at least two moves");
-    Ok(results[k])
+    let mut kept = Vec::new();
+    let moves = kept_moves(ev, results, &mut kept)?;
+    let (k, _) = ev.best_of(moves)?.expect("at least two moves");
+    Ok(moves[k])
 }
 
 /// The move chosen at `plies` plies (0: [`best_move_0ply`]; more: gnubg's

@@ -41,7 +41,7 @@ use rayon::prelude::*;
 
 use crate::dice::{roll_index, QuasiRandomDice};
 use crate::error::DatasetError;
-use crate::play::{best_move_plied, best_move_pruned, value_after};
+use crate::play::{best_move_plied, best_move_pruned, kept_moves, value_after};
 use crate::rng::{derive, mix64, STREAM_POSITION};
 
 /// A trial that has not ended after this many half-moves is cut off with a 0-ply
@@ -430,8 +430,7 @@ impl LookaheadMemo {
 }
 
 /// The 0-ply choice and value for each of the 21 rolls from `pos`, and their mean;
-/// with `prune`, each choice among the moves the pruning nets keep
-/// ([`Evaluator::pruned_candidates`]).
+/// with `prune`, each choice among the moves the pruning nets keep ([`kept_moves`]).
 pub fn lookahead(
     ev: &Evaluator,
     gen: &mut MoveGen,
@@ -445,16 +444,10 @@ pub fn lookahead(
     let mut mean = [0f64; 5];
     let mut kept = Vec::new();
     for (k, d) in Dice::all().enumerate() {
-        let moves = gen.positions(pos, d);
-        let pruned = if prune { ev.pruned_candidates(moves)? } else { None };
-        let moves = match pruned {
-            Some(keep) => {
-                kept.clear();
-                kept.extend(keep.iter().map(|&i| moves[i]));
-                &kept[..]
-            }
-            None => moves,
-        };
+        let mut moves = gen.positions(pos, d);
+        if prune {
+            moves = kept_moves(ev, moves, &mut kept)?;
+        }
         let (result, value) = if moves.is_empty() {
             (*pos, memo.value_after(ev, pos)?)
         } else {
