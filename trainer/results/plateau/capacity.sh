@@ -6,8 +6,7 @@
 #   capacity.sh OUT HIDDEN FIRST LAST
 set -euo pipefail
 out=$1 hidden=$2 first=$3 last=$4
-BIN=${BIN:-target/release} RUN=${RUN:?set RUN to a run directory of scripts/overnight.sh}
-db=(--bearoff-os "$RUN/data/gnubg_os0.bd" --bearoff-ts "$RUN/data/gnubg_ts0.bd")
+. "$(dirname "$0")/duels.sh"
 data=()
 for r in $(seq "$first" "$last"); do data+=(--data "$RUN/round-$r/data.bgds"); done
 mkdir -p "$out"
@@ -22,6 +21,4 @@ other=128
 cp "$out/other/net.wd" "$out/start.wd"
 "$BIN/trainer" supervised --init "$out/start.wd" --class contact --hidden "$hidden" --out "$out/net" "${data[@]}" \
   --epochs "${EPOCHS:-40}" --lr 0.001 --patience 4 --plateau 1 --quiet --force
-duel() { "$BIN/trainer" duel --a "$1" --b "$2" --games "${DUEL_GAMES:-20000}" --seed 11 --json --quiet "${db[@]}" |
-  python3 -c 'import json,sys; d=json.load(sys.stdin); print("%+.4f %.4f" % (d["ppg"], d["se"]))'; }
-echo "hidden $hidden vs pubeval $(duel "$out/net/net.wd" pubeval) vs gnubg $(duel "$out/net/net.wd" gnubg:/usr/lib/gnubg/gnubg.wd)" | tee "$out/log"
+echo "hidden $hidden $(duels "$out/net/net.wd")" | tee "$out/log"

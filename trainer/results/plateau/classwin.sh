@@ -11,15 +11,11 @@
 # OUT/net/net.wd, to widen two classes).
 set -euo pipefail
 out=$1 class=$2 first=$3 last=$4
-BIN=${BIN:-target/release} RUN=${RUN:?set RUN to a run directory of scripts/overnight.sh}
+. "$(dirname "$0")/duels.sh"
 init=${5:-$RUN/round-$last/race/net.wd}
-db=(--bearoff-os "$RUN/data/gnubg_os0.bd" --bearoff-ts "$RUN/data/gnubg_ts0.bd")
 data=()
 for r in $(seq "$first" "$last"); do data+=(--data "$RUN/round-$r/data.bgds"); done
 mkdir -p "$out"
 "$BIN/trainer" supervised --init "$init" --class "$class" --out "$out/net" "${data[@]}" \
   --epochs "${EPOCHS:-30}" --lr "${LR:-0.0003}" --patience 4 --plateau 1 --quiet --force
-duel() { "$BIN/trainer" duel --a "$1" --b "$2" --games "${DUEL_GAMES:-20000}" --seed 11 --json --quiet "${db[@]}" |
-  python3 -c 'import json,sys; d=json.load(sys.stdin); print("%+.4f %.4f" % (d["ppg"], d["se"]))'; }
-echo "$class rounds $first..$last vs pubeval $(duel "$out/net/net.wd" pubeval) vs gnubg $(duel "$out/net/net.wd" gnubg:/usr/lib/gnubg/gnubg.wd)" |
-  tee "$out/log"
+echo "$class rounds $first..$last $(duels "$out/net/net.wd")" | tee "$out/log"

@@ -13,8 +13,7 @@
 set -euo pipefail
 out=$1 cur=$2 rounds=$3 variant=$4
 here=$(cd "$(dirname "$0")" && pwd)
-BIN=${BIN:-target/release} RUN=${RUN:?set RUN to a run directory of scripts/overnight.sh}
-db=(--bearoff-os "$RUN/data/gnubg_os0.bd" --bearoff-ts "$RUN/data/gnubg_ts0.bd")
+. "$(dirname "$0")/duels.sh"
 case $variant in
   one1) games=8000 plies=1 window=2 ;;
   two) games=600 plies=2 window=4 ;;
@@ -23,8 +22,6 @@ case $variant in
   *) echo "rounds.sh: unknown variant $variant" >&2; exit 2 ;;
 esac
 games=${GAMES:-$games}  # smaller for a smoke test
-duel() { "$BIN/trainer" duel --a "$1" --b "$2" --games "${DUEL_GAMES:-20000}" --seed 11 --json --quiet "${db[@]}" |
-  python3 -c 'import json,sys; d=json.load(sys.stdin); print("%+.4f %.4f" % (d["ppg"], d["se"]))'; }
 mkdir -p "$out"
 data=()
 for r in $(seq 1 "$rounds"); do
@@ -48,5 +45,5 @@ for r in $(seq 1 "$rounds"); do
   [ -f "$rd/sup/net.wd" ] || "$BIN/trainer" supervised --init "$cur" --class contact,crashed,race --out "$rd/sup" \
     "${data[@]}" --epochs 30 --lr 0.0003 --patience 4 --plateau 1 --quiet >/dev/null
   cur=$rd/sup/net.wd
-  echo "round $r vs pubeval $(duel "$cur" pubeval) vs gnubg $(duel "$cur" gnubg:/usr/lib/gnubg/gnubg.wd)" | tee -a "$out/log"
+  echo "round $r $(duels "$cur")" | tee -a "$out/log"
 done
