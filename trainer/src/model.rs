@@ -424,7 +424,11 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), TrainerError> {
 /// Reads a sidecar.
 pub fn load_sidecar(path: &Path) -> Result<Sidecar, TrainerError> {
     let text = std::fs::read_to_string(path).map_err(|e| TrainerError::io(path, e))?;
-    let s: Sidecar = serde_json::from_str(&text)
+    parse_sidecar(path, &text)
+}
+
+fn parse_sidecar(path: &Path, text: &str) -> Result<Sidecar, TrainerError> {
+    let s: Sidecar = serde_json::from_str(text)
         .map_err(|e| TrainerError::format(path, format!("not a trainer sidecar: {e}")))?;
     if s.format != SIDECAR_FORMAT {
         return Err(TrainerError::format(
@@ -435,9 +439,45 @@ pub fn load_sidecar(path: &Path) -> Result<Sidecar, TrainerError> {
     Ok(s)
 }
 
+/// The trainer sidecar beside a weights file, if it has one. `None` when there is no
+/// `NAME.json`, or when that file is another tool's metadata: a JSON value whose
+/// `format` is not [`SIDECAR_FORMAT`] (the metadata of the nets shipped in `nets/`, say),
+/// so the weights are gnubg's six nets. A file that names the trainer's format but
+/// does not hold a valid sidecar, or that is not JSON at all, is an error.
+pub fn find_sidecar(weights: &Path) -> Result<Option<Sidecar>, TrainerError> {
+    let path = sidecar_path(weights);
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(TrainerError::io(&path, e)),
+    };
+    let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
+        TrainerError::format(
+            &path,
+            format!("not JSON ({e}); expected a trainer sidecar or other metadata"),
+        )
+    })?;
+    if value.get("format").and_then(|f| f.as_str()) != Some(SIDECAR_FORMAT) {
+        return Ok(None);
+    }
+    parse_sidecar(&path, &text).map(Some)
+}
+
 /// Loads a model from a weights file (text or binary) and its sidecar.
 pub fn load(weights_path: &Path) -> Result<(Model, Sidecar), TrainerError> {
     let sidecar = load_sidecar(&sidecar_path(weights_path))?;
+    with_sidecar(weights_path, sidecar)
+}
+
+/// Loads a trainer model when the weights file has a trainer sidecar ([`find_sidecar`]);
+/// `None` for gnubg's nets.
+pub fn load_if_trainer(weights_path: &Path) -> Result<Option<(Model, Sidecar)>, TrainerError> {
+    find_sidecar(weights_path)?
+        .map(|sidecar| with_sidecar(weights_path, sidecar))
+        .transpose()
+}
+
+fn with_sidecar(weights_path: &Path, sidecar: Sidecar) -> Result<(Model, Sidecar), TrainerError> {
     let weights = Weights::load_any(weights_path)?;
     let model = Model::from_weights(sidecar.config.clone(), weights, weights_path)?;
     Ok((model, sidecar))

@@ -301,8 +301,7 @@ pub fn from_spec(
             "player '{spec}': no such file (a player is pubeval, random, gnubg:PATH or a weights file)"
         )));
     }
-    if model::sidecar_path(path).exists() {
-        let (m, _) = model::load(path)?;
+    if let Some((m, _)) = model::load_if_trainer(path)? {
         let dbs = if m.config.bearoff {
             shared()?
         } else {

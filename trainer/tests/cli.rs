@@ -98,7 +98,22 @@ fn bad_duel_arguments_are_errors() {
         ],
         "not a gnubg weights file",
     );
+    // Another tool's metadata beside the weights leaves them gnubg's nets (the file is
+    // still junk); a damaged trainer sidecar is reported by its name.
     std::fs::write(dir.join("junk.json"), b"{\"format\": 1}").unwrap();
+    fails_with(
+        &[
+            "duel",
+            "--a",
+            junk.to_str().unwrap(),
+            "--b",
+            "random",
+            "--games",
+            "2",
+        ],
+        "not a gnubg weights file",
+    );
+    std::fs::write(dir.join("junk.json"), b"{\"format\": \"bgkit-trainer-net\"}").unwrap();
     fails_with(
         &[
             "duel",

@@ -78,3 +78,49 @@ fn a_gnubg_player_at_one_ply_plays_the_evaluators_one_ply_move() {
     eprintln!("1-ply and 0-ply choices differ in {differ} of {n} positions");
     assert!(differ > 0 && differ < n / 2, "{differ}/{n}");
 }
+
+/// A weights file whose `NAME.json` is another tool's metadata (the nets shipped in
+/// `nets/` carry ship-net.sh's) plays as gnubg's nets, move for move as the evaluator
+/// with those weights; a `NAME.json` that names the trainer's format must be a valid
+/// sidecar, and one that is not JSON is refused, each naming the file.
+#[test]
+fn weights_beside_other_metadata_play_as_gnubg_nets() {
+    if !have(&[OS, TS]) {
+        return;
+    }
+    let dir = scratch("metadata");
+    let net = dir.join("net.wd");
+    let shipped = testdata("../nets/zero-1h.wd");
+    std::fs::copy(&shipped, &net).unwrap();
+    std::fs::copy(shipped.with_extension("json"), dir.join("net.json")).unwrap();
+    let player = from_spec(s(&net), &paths(), &mut None).unwrap();
+    let ev = Evaluator::new(Weights::load(&net).unwrap(), paths().open().unwrap());
+    let mut ctx = PlayContext::new(1);
+    let mut gen = MoveGen::new();
+    let mut rdr = csv::Reader::from_path(testdata("gnubg/moves.csv")).unwrap();
+    for row in rdr.records().take(40) {
+        let row = row.unwrap();
+        let pos = Position::from_id(&row[0]).unwrap();
+        let dice = Dice::new(row[1].parse().unwrap(), row[2].parse().unwrap()).unwrap();
+        let want = ev.best_move(&mut gen, &pos, dice).unwrap().map(|(m, _)| m.result);
+        let got = player.choose(&mut ctx, &pos, dice).unwrap().map(|m| m.result);
+        assert_eq!(got, want, "{} {dice}", &row[0]);
+    }
+    // The command line the nets' README shows.
+    let o = trainer(&["duel", "--a", s(&net), "--b", "random", "--games", "2", "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // The trainer's format tag with a config that does not parse.
+    std::fs::write(
+        dir.join("net.json"),
+        br#"{"format": "bgkit-trainer-net", "format_version": 1}"#,
+    )
+    .unwrap();
+    let err = from_spec(s(&net), &paths(), &mut None).err().unwrap().to_string();
+    assert!(
+        err.contains("net.json") && err.contains("not a trainer sidecar"),
+        "{err}"
+    );
+    std::fs::write(dir.join("net.json"), b"{\"format\":").unwrap();
+    let err = from_spec(s(&net), &paths(), &mut None).err().unwrap().to_string();
+    assert!(err.contains("net.json") && err.contains("not JSON"), "{err}");
+}

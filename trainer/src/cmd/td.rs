@@ -374,8 +374,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
 fn load_start(path: &std::path::Path, args: &Args) -> Result<(trainer::model::Model, String)> {
     use trainer::model::{self, Model};
     let name = path.display().to_string();
-    let model = if model::sidecar_path(path).exists() {
-        model::load(path)?.0
+    let model = if let Some((m, _)) = model::load_if_trainer(path)? {
+        m
     } else {
         let weights = evaluator::weights::Weights::load_any(path)?;
         let hidden = weights.nets.first().map_or(0, |n| n.hidden);

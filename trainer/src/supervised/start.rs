@@ -27,8 +27,7 @@ impl Start {
     /// Loads `path`: with a sidecar beside it a trainer model, else gnubg's six nets.
     pub fn load(path: &Path) -> Result<Start, TrainerError> {
         let name = path.display().to_string();
-        if model::sidecar_path(path).exists() {
-            let (m, sidecar) = model::load(path)?;
+        if let Some((m, sidecar)) = model::load_if_trainer(path)? {
             return Ok(Start {
                 weights: m.to_weights(0),
                 encoding: m.config.encoding,
