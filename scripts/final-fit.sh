@@ -13,6 +13,8 @@
 # without its sidecar to DIR/fit-start.wd: plain gnubg weights, whose contact net
 # --hidden replaces by a fresh one of another size (a trainer model keeps one size for
 # all its nets); with HIDDEN equal to NET's size the contact net goes on training.
+# FIT_WIDEN=1 (environment): NET's contact net widened to HIDDEN units instead (`trainer
+# supervised --widen`: its units kept, fresh ones added with zero output weights).
 # DIR/fit-round records ROUNDS.
 #
 # The second form, for a rerun with another number of rounds: when DIR/fit-round names
@@ -41,5 +43,7 @@ if [ ! -f "$dir/fit-start.wd" ]; then
   cp "$net" "$dir/fit-start.wd.tmp" && mv -f "$dir/fit-start.wd.tmp" "$dir/fit-start.wd"
 fi
 echo "$rounds" >"$dir/fit-round.tmp" && mv -f "$dir/fit-round.tmp" "$dir/fit-round"
+widen=()
+[ "${FIT_WIDEN:-0}" = 1 ] && widen=(--widen)
 exec "$(dirname "$0")/round-supervise.sh" "$trainer" contact "$dir/fit-start.wd" "$dir/fit" "$epochs" "$lr" \
-  "${files[@]}" -- "$@" -- --hidden "$hidden"
+  "${files[@]}" -- "$@" -- --hidden "$hidden" "${widen[@]}"

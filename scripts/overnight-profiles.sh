@@ -10,7 +10,8 @@
 # that size and the rounds keep it). The final fit (0 FIT_HIDDEN: none): a fresh contact
 # net of FIT_HIDDEN units (HIDDEN: the rounds' net trained on) trained on the last
 # FIT_ROUNDS (0: all) rounds' labels (FIT_EPOCHS at most, from learning rate FIT_LR),
-# given FIT_SHARE of the budget.
+# given FIT_SHARE of the budget; FIT_WIDEN=1 (environment, read by final-fit.sh): the
+# last round's contact net widened to FIT_HIDDEN units instead of a fresh one.
 # shellcheck shell=bash
 if [ "$quick" = 1 ]; then
   : "${TD_GAMES:=20000}" "${TD_MINUTES:=3}" "${HIDDEN:=128}" "${TD_BENCH_EVERY:=10000}" "${TD_BENCH_GAMES:=400}"

@@ -462,3 +462,56 @@ fn bad_data_gets_clear_errors() {
     assert!(e.contains("already holds a supervised run"), "{e}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--widen`: the starting net's units are kept and fresh ones added with zero output
+/// weights, so the widened net's outputs are the start's to the bit (the added
+/// products are zeros); training then moves it, and the flag is refused where it has
+/// no meaning.
+#[test]
+fn a_widened_net_starts_from_the_starting_nets_outputs() {
+    let dir = scratch("sup-widen");
+    let data = [write_binary(&dir, "teacher.bgds", &teacher_samples(1, 600))];
+    let plain = Run::create(&dir.join("plain"), small_settings(), &data, fresh(8), 1).unwrap();
+    let mut s = small_settings();
+    s.hidden = Some(16);
+    s.widen = true;
+    let mut wide = Run::create(&dir.join("wide"), s.clone(), &data, fresh(8), 1).unwrap();
+    let (a, b) = (plain.net(), wide.net());
+    assert_eq!((a.hidden, b.hidden), (8, 16));
+    for i in 0..a.inputs {
+        assert_eq!(
+            b.hidden_weights[i * 16..i * 16 + 8],
+            a.hidden_weights[i * 8..i * 8 + 8]
+        );
+    }
+    assert!(b.hidden_weights.iter().skip(8).take(8).any(|&w| w != 0.0));
+    for k in 0..5 {
+        assert!(b.output_weights[k * 16 + 8..(k + 1) * 16]
+            .iter()
+            .all(|&w| w == 0.0));
+    }
+    let mut x = vec![0f32; 250];
+    let (mut pa, mut pb, mut scratch) = ([0f32; 5], [0f32; 5], Vec::new());
+    for pos in positions(7, 200, PositionClass::Contact) {
+        Encoding::Gnubg.write(PositionClass::Contact, &pos, false, &mut x);
+        evaluator::net::evaluate(a, &x, &mut scratch, &mut pa);
+        evaluator::net::evaluate(b, &x, &mut scratch, &mut pb);
+        assert_eq!(pa, pb, "{}", pos.position_id());
+    }
+    let before = wide.evaluate(wide.net(), wide.validation());
+    assert_eq!(before.sq, plain.evaluate(plain.net(), plain.validation()).sq);
+    wide.train(Limits::default(), &|_| {}).unwrap();
+    let after = wide.evaluate(wide.net(), wide.validation());
+    assert!(after.sq < 0.9 * before.sq, "{} -> {}", before.sq, after.sq);
+    // Narrower than the start, or no size to widen to.
+    s.hidden = Some(4);
+    let err = Run::create(&dir.join("narrow"), s.clone(), &data, fresh(8), 1)
+        .err()
+        .unwrap();
+    assert!(err.to_string().contains("has 8 hidden units already"), "{err}");
+    s.hidden = None;
+    let err = Run::create(&dir.join("none"), s, &data, fresh(8), 1)
+        .err()
+        .unwrap();
+    assert!(err.to_string().contains("--widen needs --hidden"), "{err}");
+}

@@ -511,3 +511,65 @@ fn supervised_class_all_trains_each_class_in_turn_and_resumes() {
         assert!(stderr(&o).contains(needle), "{}", stderr(&o));
     }
 }
+
+/// `--widen` on the command line: started from plain gnubg weights, the widened net's
+/// first curve row (the starting net, before any step) is the unwidened start's, and
+/// the written net has the new size; without --hidden the flag is refused.
+#[test]
+fn widen_starts_from_the_starting_nets_error() {
+    let dir = scratch("cli-widen");
+    let data = dir.join("data.csv");
+    format::write(&data, Format::Csv, &samples(4, 600)).unwrap();
+    let d = data.to_str().unwrap();
+    let common = [
+        "supervised",
+        "--data",
+        d,
+        "--class",
+        "contact",
+        "--epochs",
+        "1",
+        "--lr",
+        "0.01",
+    ];
+    let run = |name: &str, extra: &[&str]| {
+        let out = dir.join(name);
+        let mut args = common.to_vec();
+        args.extend(["--out", out.to_str().unwrap(), "--quiet", "--json"]);
+        args.extend(extra);
+        ok_json(&args);
+        out
+    };
+    // A trained 8-unit net, as plain gnubg weights (no sidecar beside the copy).
+    let first = run("first", &["--hidden", "8"]);
+    let start = dir.join("start.wd");
+    std::fs::copy(first.join("net.wd"), &start).unwrap();
+    let s = start.to_str().unwrap();
+    let first_row = |out: &Path| {
+        let curve = std::fs::read_to_string(out.join("curve.csv")).unwrap();
+        let header: Vec<String> = curve
+            .lines()
+            .next()
+            .unwrap()
+            .split(',')
+            .map(String::from)
+            .collect();
+        let col = header.iter().position(|h| h == "val_mse").unwrap();
+        curve
+            .lines()
+            .nth(1)
+            .unwrap()
+            .split(',')
+            .nth(col)
+            .unwrap()
+            .to_string()
+    };
+    let plain = run("plain", &["--init", s]);
+    let wide = run("wide", &["--init", s, "--hidden", "12", "--widen"]);
+    assert_eq!(first_row(&plain), first_row(&wide));
+    assert_eq!(Weights::load(wide.join("net.wd")).unwrap().nets[0].hidden, 12);
+    fails_with(
+        &["supervised", "--data", d, "--class", "contact", "--widen"],
+        "--hidden",
+    );
+}

@@ -41,9 +41,14 @@ pub struct Args {
     #[arg(long, value_name = "CLASS|all|LIST", required_unless_present_any = ["resume", "bench"])]
     class: Option<Classes>,
     /// Hidden units of the trained net [default: the starting net's; 128 if fresh]. A
-    /// size different from the starting net's starts that net afresh.
+    /// size different from the starting net's starts that net afresh (see --widen).
     #[arg(long)]
     hidden: Option<usize>,
+    /// With --hidden above the starting net's units: keep its units and add fresh ones
+    /// with zero output weights (the net starts from the starting net's outputs)
+    /// instead of starting the net afresh.
+    #[arg(long, requires = "hidden")]
+    widen: bool,
     /// Epochs at most (with --resume: the new total) [default: 20].
     #[arg(long)]
     epochs: Option<u32>,
@@ -245,6 +250,7 @@ fn check_resume_flags(args: &Args) -> Result<()> {
         ("init", args.init.is_some()),
         ("class", args.class.is_some()),
         ("hidden", args.hidden.is_some()),
+        ("widen", args.widen),
         ("batch", args.batch.is_some()),
         ("optimizer", args.optimizer.is_some()),
         ("lr", args.lr.is_some()),
@@ -275,6 +281,7 @@ fn settings_for(args: &Args, class: NetClass) -> Result<SupervisedSettings> {
     let settings = SupervisedSettings {
         class,
         hidden: args.hidden,
+        widen: args.widen,
         epochs: args.epochs.unwrap_or(d.epochs),
         batch: args.batch.unwrap_or(d.batch),
         optimizer,

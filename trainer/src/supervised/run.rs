@@ -135,8 +135,18 @@ impl Run {
                     )));
                 }
                 let fresh = Start::fresh(h, settings.seed)?;
-                start.weights.nets[slot] = fresh.weights.nets[slot].clone();
-                start.info.fresh_net = true;
+                if settings.widen {
+                    if h < net.hidden {
+                        return Err(TrainerError::Invalid(format!(
+                            "--widen --hidden {h}: {init_name}'s {class} net has {} hidden units already",
+                            net.hidden
+                        )));
+                    }
+                    start.weights.nets[slot] = super::start::widened(net, &fresh.weights.nets[slot]);
+                } else {
+                    start.weights.nets[slot] = fresh.weights.nets[slot].clone();
+                    start.info.fresh_net = true;
+                }
             }
         }
         let data = ClassData::open(data, class)?;

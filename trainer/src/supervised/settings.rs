@@ -51,8 +51,14 @@ pub struct SupervisedSettings {
     /// The class whose net is trained.
     pub class: NetClass,
     /// Hidden units of the trained net (None: the starting net's, or 128 for a fresh
-    /// one). A size different from the starting net's starts that net afresh.
+    /// one). A size different from the starting net's starts that net afresh, unless
+    /// `widen`.
     pub hidden: Option<usize>,
+    /// With `hidden` above the starting net's units: keep them and add fresh ones whose
+    /// output weights are zero, so the net starts from the starting net's outputs
+    /// (absent in checkpoints written before the setting: false).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub widen: bool,
     /// Epochs (passes over the training positions) at most.
     pub epochs: u32,
     /// Positions per mini-batch.
@@ -89,6 +95,7 @@ impl SupervisedSettings {
         SupervisedSettings {
             class,
             hidden: None,
+            widen: false,
             epochs: 20,
             batch: 128,
             optimizer: OptimizerSettings::new(OptimizerKind::Adam),
@@ -136,6 +143,8 @@ impl SupervisedSettings {
             if h == 0 || h > 4096 {
                 return bad(format!("--hidden must be 1..=4096, got {h}"));
             }
+        } else if self.widen {
+            return bad("--widen needs --hidden (the size to widen to)".into());
         }
         self.optimizer.validate()
     }

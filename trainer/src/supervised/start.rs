@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use evaluator::weights::Weights;
+use evaluator::weights::{Net, Weights};
 
 use super::state::InitInfo;
 use crate::encoding::Encoding;
@@ -82,4 +82,29 @@ impl Start {
             },
         })
     }
+}
+
+/// `net` widened to `fresh`'s hidden units (at least `net`'s): `net`'s units first, then
+/// `fresh`'s units from there on with their input weights and thresholds but zero output
+/// weights, so the widened net computes what `net` computes (the added units' products
+/// are zeros) and training grows it from there. Slopes and output thresholds are `net`'s.
+pub fn widened(net: &Net, fresh: &Net) -> Net {
+    let (h0, h) = (net.hidden, fresh.hidden);
+    assert!(h >= h0 && net.inputs == fresh.inputs && net.outputs == fresh.outputs);
+    let mut out = Net::zeros(net.inputs, h, net.outputs);
+    out.trained = net.trained;
+    out.beta_hidden = net.beta_hidden;
+    out.beta_output = net.beta_output;
+    for i in 0..net.inputs {
+        let row = &mut out.hidden_weights[i * h..(i + 1) * h];
+        row[..h0].copy_from_slice(&net.hidden_weights[i * h0..(i + 1) * h0]);
+        row[h0..].copy_from_slice(&fresh.hidden_weights[i * h + h0..(i + 1) * h]);
+    }
+    out.hidden_thresholds[..h0].copy_from_slice(&net.hidden_thresholds[..h0]);
+    out.hidden_thresholds[h0..].copy_from_slice(&fresh.hidden_thresholds[h0..]);
+    for k in 0..net.outputs {
+        out.output_weights[k * h..k * h + h0].copy_from_slice(&net.output_weights[k * h0..(k + 1) * h0]);
+    }
+    out.output_thresholds.copy_from_slice(&net.output_thresholds);
+    out
 }
