@@ -14,17 +14,20 @@
 # --hidden replaces by a fresh one of another size (a trainer model keeps one size for
 # all its nets); with HIDDEN equal to NET's size the contact net goes on training.
 # FIT_WIDEN=1 (environment): NET's contact net widened to HIDDEN units instead (`trainer
-# supervised --widen`: its units kept, fresh ones added with zero output weights).
-# DIR/fit-round records ROUNDS.
+# supervised --widen`: its units kept, fresh ones added with zero output weights; HIDDEN
+# must be above NET's size, so not with the quick profile's 64 over 128).
+# DIR/fit-round records ROUNDS (and "widen" with FIT_WIDEN=1).
 #
-# The second form, for a rerun with another number of rounds: when DIR/fit-round names
-# another ROUNDS, removes the fit (DIR/fit, its start, its final duels and their steps'
+# The second form, for a rerun with another number of rounds (or FIT_WIDEN): when
+# DIR/fit-round names another, removes the fit (DIR/fit, its start, its final duels and their steps'
 # DIR/steps/*.done) so that the caller's steps do it again.
 set -euo pipefail
+# What DIR/fit-round records of a fit after ROUNDS rounds.
+fit_key() { if [ "${FIT_WIDEN:-0}" = 1 ]; then echo "$1 widen"; else echo "$1"; fi; }
 if [ "${1:-}" = --stale ]; then
   dir=$2 rounds=$3
-  if [ -f "$dir/fit-round" ] && [ "$(cat "$dir/fit-round")" != "$rounds" ]; then
-    echo "final-fit.sh: the final fit in $dir was of $(cat "$dir/fit-round") rounds, now $rounds: fitted again"
+  if [ -f "$dir/fit-round" ] && [ "$(cat "$dir/fit-round")" != "$(fit_key "$rounds")" ]; then
+    echo "final-fit.sh: the final fit in $dir was of $(cat "$dir/fit-round") rounds, now $(fit_key "$rounds"): fitted again"
     rm -rf "$dir/fit" "$dir"/fit-start.* "$dir"/final-fit-*.json "$dir/fit-round" \
       "$dir/steps/fit.done" "$dir/steps/fit-measure.done" "$dir/steps/final-fit.done"
   fi
@@ -42,7 +45,7 @@ if [ ! -f "$dir/fit-start.wd" ]; then
   [ ! -f "${net%.wd}.weights" ] || cp "${net%.wd}.weights" "$dir/fit-start.weights"
   cp "$net" "$dir/fit-start.wd.tmp" && mv -f "$dir/fit-start.wd.tmp" "$dir/fit-start.wd"
 fi
-echo "$rounds" >"$dir/fit-round.tmp" && mv -f "$dir/fit-round.tmp" "$dir/fit-round"
+fit_key "$rounds" >"$dir/fit-round.tmp" && mv -f "$dir/fit-round.tmp" "$dir/fit-round"
 widen=()
 [ "${FIT_WIDEN:-0}" = 1 ] && widen=(--widen)
 exec "$(dirname "$0")/round-supervise.sh" "$trainer" contact "$dir/fit-start.wd" "$dir/fit" "$epochs" "$lr" \

@@ -381,9 +381,10 @@ done
 ROUNDS=$rounds_done
 
 # --- 5. The final fit ---------------------------------------------------------------------
-# A fresh contact net of FIT_HIDDEN units trained on the labels of the last FIT_ROUNDS
-# rounds (the crashed and race nets are the last round's), in DIR/fit
-# (scripts/final-fit.sh; done again when a rerun has another number of rounds), then
+# A fresh contact net of FIT_HIDDEN units (FIT_WIDEN=1: the last round's, widened)
+# trained on the labels of the last FIT_ROUNDS rounds (the crashed and race nets are the
+# last round's), in DIR/fit (scripts/final-fit.sh; done again when a rerun has another
+# number of rounds or FIT_WIDEN), then
 # measured as a round is. Rounds of search labels reach a plateau that a bigger net fitted once to
 # several rounds' labels gets past (trainer/README.md, "Ablations from the plateau").
 fit_round=""
@@ -503,8 +504,8 @@ finals = ["final-%d" % i for i in range(rounds + 1)]
 fit = os.path.exists(os.path.join(d, "fit/measure.er.json"))
 if fit:
     s = load("fit/supervised.json") if os.path.exists(os.path.join(d, "fit/supervised.json")) else None
-    names.append("final fit" + (" (%d hidden units, rounds %s)" % (
-        s["settings"]["hidden"], ", ".join(os.path.basename(os.path.dirname(x["path"]))[6:] for x in s["data"])) if s else ""))
+    names.append("final fit" + (" (%d hidden units%s, rounds %s)" % (
+        s["settings"]["hidden"], ", widened" if s["settings"].get("widen") else "", ", ".join(os.path.basename(os.path.dirname(x["path"]))[6:] for x in s["data"])) if s else ""))
     nets.append("fit/net.wd")
     meas.append("fit/measure")
     finals.append("final-fit")

@@ -429,7 +429,7 @@ pub fn load_sidecar(path: &Path) -> Result<Sidecar, TrainerError> {
 
 fn parse_sidecar(path: &Path, text: &str) -> Result<Sidecar, TrainerError> {
     let s: Sidecar = serde_json::from_str(text)
-        .map_err(|e| TrainerError::format(path, format!("not a trainer sidecar: {e}")))?;
+        .map_err(|e| TrainerError::format(path, format!("not a valid trainer sidecar: {e}")))?;
     if s.format != SIDECAR_FORMAT {
         return Err(TrainerError::format(
             path,

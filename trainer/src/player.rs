@@ -242,8 +242,10 @@ impl DataPaths {
 /// * `pubeval`, `random`;
 /// * `gnubg:PATH`: gnubg's weights file PATH in bgkit's evaluator, with gnubg's bearoff
 ///   databases (`gnubg:` alone finds gnubg.wd where the evaluator looks for it);
-/// * any other text: a weights file written by `trainer td` (its `.json` sidecar must
-///   sit beside it), or, without a sidecar, a gnubg weights file as with `gnubg:`.
+/// * any other text: a weights file written by `trainer td` (its `.json` trainer sidecar
+///   must sit beside it), or, without one, a gnubg weights file as with `gnubg:` (a
+///   `.json` of another format, such as the metadata of the nets in `nets/`, is not a
+///   trainer sidecar).
 ///
 /// A net player (`gnubg:…` or a weights file) may end in `@N`: it then chooses its
 /// moves N plies deep (0 to [`MAX_PLIES`]; gnubg's normal move filters and pruning),

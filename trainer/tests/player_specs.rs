@@ -117,7 +117,7 @@ fn weights_beside_other_metadata_play_as_gnubg_nets() {
     .unwrap();
     let err = from_spec(s(&net), &paths(), &mut None).err().unwrap().to_string();
     assert!(
-        err.contains("net.json") && err.contains("not a trainer sidecar"),
+        err.contains("net.json") && err.contains("not a valid trainer sidecar"),
         "{err}"
     );
     std::fs::write(dir.join("net.json"), b"{\"format\":").unwrap();

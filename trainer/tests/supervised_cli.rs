@@ -570,6 +570,6 @@ fn widen_starts_from_the_starting_nets_error() {
     assert_eq!(Weights::load(wide.join("net.wd")).unwrap().nets[0].hidden, 12);
     fails_with(
         &["supervised", "--data", d, "--class", "contact", "--widen"],
-        "--hidden",
+        "not provided: --hidden",
     );
 }

@@ -17,7 +17,8 @@ use super::{data_paths, BearoffArgs};
 ///
 /// A PLAYER is `pubeval`, `random`, `gnubg:PATH` (a gnubg weights file in bgkit's
 /// gnubg-exact evaluator, with gnubg's bearoff databases; `gnubg:` alone finds gnubg.wd)
-/// or the weights file of a net trained by `trainer td` (its .json sidecar beside it).
+/// or the weights file of a net trained by `trainer td` (its .json trainer sidecar beside
+/// it; without one, a weights file is gnubg's nets).
 #[derive(clap::Args)]
 pub struct Args {
     /// Player A (results are from A's side).

@@ -41,7 +41,7 @@ pub struct Args {
     #[arg(long, value_name = "CLASS|all|LIST", required_unless_present_any = ["resume", "bench"])]
     class: Option<Classes>,
     /// Hidden units of the trained net [default: the starting net's; 128 if fresh]. A
-    /// size different from the starting net's starts that net afresh (see --widen).
+    /// size different from the starting net's starts that net afresh, unless --widen.
     #[arg(long)]
     hidden: Option<usize>,
     /// With --hidden above the starting net's units: keep its units and add fresh ones

@@ -125,6 +125,15 @@ impl Run {
                 start.encoding
             )));
         }
+        if let Some(h) = settings.hidden.filter(|_| settings.widen) {
+            if h <= net.hidden {
+                return Err(TrainerError::Invalid(format!(
+                    "--widen --hidden {h}: the starting {class} net ({init_name}) has {} hidden units already; \
+                     --widen needs an --init net smaller than --hidden",
+                    net.hidden
+                )));
+            }
+        }
         if let Some(h) = settings.hidden {
             if h != net.hidden {
                 if start.sidecar.is_some() && start.info.kind == "trainer" {
@@ -136,12 +145,6 @@ impl Run {
                 }
                 let fresh = Start::fresh(h, settings.seed)?;
                 if settings.widen {
-                    if h < net.hidden {
-                        return Err(TrainerError::Invalid(format!(
-                            "--widen --hidden {h}: {init_name}'s {class} net has {} hidden units already",
-                            net.hidden
-                        )));
-                    }
                     start.weights.nets[slot] = super::start::widened(net, &fresh.weights.nets[slot]);
                 } else {
                     start.weights.nets[slot] = fresh.weights.nets[slot].clone();

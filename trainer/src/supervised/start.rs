@@ -24,7 +24,8 @@ pub struct Start {
 }
 
 impl Start {
-    /// Loads `path`: with a sidecar beside it a trainer model, else gnubg's six nets.
+    /// Loads `path`: with a trainer sidecar beside it ([`model::find_sidecar`]) a trainer
+    /// model, else gnubg's six nets.
     pub fn load(path: &Path) -> Result<Start, TrainerError> {
         let name = path.display().to_string();
         if let Some((m, sidecar)) = model::load_if_trainer(path)? {
@@ -87,7 +88,9 @@ impl Start {
 /// `net` widened to `fresh`'s hidden units (at least `net`'s): `net`'s units first, then
 /// `fresh`'s units from there on with their input weights and thresholds but zero output
 /// weights, so the widened net computes what `net` computes (the added units' products
-/// are zeros) and training grows it from there. Slopes and output thresholds are `net`'s.
+/// are zeros; to the bit in the evaluator when `net`'s size is a multiple of 4, else its
+/// leftover units move into the output layer's four lanes) and training grows it from
+/// there. Slopes and output thresholds are `net`'s.
 pub fn widened(net: &Net, fresh: &Net) -> Net {
     let (h0, h) = (net.hidden, fresh.hidden);
     assert!(h >= h0 && net.inputs == fresh.inputs && net.outputs == fresh.outputs);
