@@ -85,9 +85,8 @@ fn bad_duel_arguments_are_errors() {
     );
     let dir = scratch("cli-bad-weights");
     let junk = dir.join("junk.wd");
-    std::fs::write(&junk, b"not weights").unwrap();
-    fails_with(
-        &[
+    let duel_junk = |needle: &str| {
+        let args = [
             "duel",
             "--a",
             junk.to_str().unwrap(),
@@ -95,37 +94,17 @@ fn bad_duel_arguments_are_errors() {
             "random",
             "--games",
             "2",
-        ],
-        "not a gnubg weights file",
-    );
+        ];
+        fails_with(&args, needle);
+    };
+    std::fs::write(&junk, b"not weights").unwrap();
+    duel_junk("not a gnubg weights file");
     // Another tool's metadata beside the weights leaves them gnubg's nets (the file is
     // still junk); a damaged trainer sidecar is reported by its name.
     std::fs::write(dir.join("junk.json"), b"{\"format\": 1}").unwrap();
-    fails_with(
-        &[
-            "duel",
-            "--a",
-            junk.to_str().unwrap(),
-            "--b",
-            "random",
-            "--games",
-            "2",
-        ],
-        "not a gnubg weights file",
-    );
+    duel_junk("not a gnubg weights file");
     std::fs::write(dir.join("junk.json"), b"{\"format\": \"bgkit-trainer-net\"}").unwrap();
-    fails_with(
-        &[
-            "duel",
-            "--a",
-            junk.to_str().unwrap(),
-            "--b",
-            "random",
-            "--games",
-            "2",
-        ],
-        "junk.json",
-    );
+    duel_junk("junk.json");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
