@@ -125,16 +125,14 @@ impl Run {
                 start.encoding
             )));
         }
-        if let Some(h) = settings.hidden.filter(|_| settings.widen) {
-            if h <= net.hidden {
+        if let Some(h) = settings.hidden {
+            if settings.widen && h <= net.hidden {
                 return Err(TrainerError::Invalid(format!(
                     "--widen --hidden {h}: the starting {class} net ({init_name}) has {} hidden units already; \
                      --widen needs an --init net smaller than --hidden",
                     net.hidden
                 )));
             }
-        }
-        if let Some(h) = settings.hidden {
             if h != net.hidden {
                 if start.sidecar.is_some() && start.info.kind == "trainer" {
                     return Err(TrainerError::Invalid(format!(
