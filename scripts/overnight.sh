@@ -24,8 +24,9 @@
 # supervised rounds; TD self-play for the whole night (8 hours unless TD_MINUTES).
 # --hours H: a time budget for the whole run (across interruptions: DIR/clock counts
 # the seconds spent): each step gets its share (TD TD_SHARE, 30 %; the benchmark set 7 %; the
-# rounds what is left but 12 % and FIT_SHARE, the final fit FIT_SHARE (10 %), the final
-# duels the rest) through the tools' --minutes,
+# rounds what is left but FIT_SHARE and the final duels' share, the final fit FIT_SHARE
+# (15 %), the final duels the rest: twice their time at the measurements' rate and 3 %,
+# at most 12 %) through the tools' --minutes,
 # later rounds are dropped when the time is short, the final duels are sized to the
 # time left, and the run ends within the budget plus the last step's overrun (seconds).
 # The profile's sizes become upper bounds.
@@ -55,7 +56,7 @@ while [ $# -gt 0 ]; do
     --labels) need "$@"; labels=$2; shift ;;
     --hours) need "$@"; hours=$2; shift ;;
     --fresh) fresh=1 ;;
-    -h|--help) sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,34p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "overnight.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -282,14 +283,36 @@ current="$dir/td/net.wd"
 data_files=()
 rounds_done=0
 minutes_args=()
-# What the rounds leave of the budget: 12 % for the final duels, and FIT_SHARE more
-# for the final fit (section 5) when there is one.
-reserve=0.12
-[ "$FIT_HIDDEN" != 0 ] && reserve=$(python3 -c 'import sys; print(0.12 + float(sys.argv[1]))' "$FIT_SHARE")
+# duel_rate: the games per second of the measurements so far (the TD net's, each
+# round's and the fit's: ROUND_DUEL_GAMES games against pubeval and the benchmark set
+# each, their seconds in DIR/steps/*measure.done), a lower bound on the final duels' rate.
+duel_rate() {
+  python3 -c 'import glob, sys
+d, games = sys.argv[1], float(sys.argv[2])
+secs = [open(f).read().strip() for f in glob.glob(d + "/steps/*measure*.done")]
+secs = [int(s) for s in secs if s.isdigit()]  # seconds (a step of the Slurm path: none)
+print(games * len(secs) / max(sum(secs), 1) if secs else games)' "$dir" "$ROUND_DUEL_GAMES"
+}
+# duels_share: the share of the budget kept for the final duels: twice their time at
+# duel_rate (at most 4 nets, each against pubeval and gnubg, and gnubg against pubeval;
+# DUEL_GAMES games each) and 3 % of the budget, at most 12 %.
+duels_share() {
+  python3 -c 'import sys; b, rate, most, g = map(float, sys.argv[1:]); print("%.4f" % min(0.12, 0.03 + 2 * (4 * (1 + g) + g) * most / rate / b))' \
+    "$budget_s" "$(duel_rate)" "$DUEL_GAMES" "$have_gnubg"
+}
+# What the rounds leave of the budget: duels_share for the final duels, and FIT_SHARE
+# more for the final fit (section 5) when there is one.
+reserve_share() {
+  local fit=0
+  [ "$FIT_HIDDEN" != 0 ] && fit=$FIT_SHARE
+  python3 -c 'import sys; print(float(sys.argv[1]) + float(sys.argv[2]))' "$(duels_share)" "$fit"
+}
+reserve=0
 for r in $(seq 1 "$ROUNDS"); do
   rd="$dir/round-$r"
-  # With a budget: a round gets an equal part of what is left once the reserve (12 % of
-  # the budget for the final duels, plus FIT_SHARE for the final fit) is kept (so time
+  [ -n "$budget_s" ] && reserve=$(reserve_share)
+  # With a budget: a round gets an equal part of what is left once the reserve (the
+  # final duels' share, plus FIT_SHARE for the final fit) is kept (so time
   # a step did not use goes to the later rounds), at least 35 % / ROUNDS of the budget;
   # of that, sampling 10 %, rollouts 55 %, each class's training 8 %. A round is not
   # started unless 35 % / ROUNDS and the reserve are left (a round begun before an
@@ -391,7 +414,7 @@ fit_round=""
 if [ "$FIT_HIDDEN" != 0 ] && [ "$ROUNDS" -ge 1 ]; then
   "$root/scripts/final-fit.sh" --stale "$dir" "$ROUNDS"
   minutes_args=()
-  [ -n "$budget_s" ] && minutes_args=(--minutes "$(budget_minutes "$FIT_SHARE" 0.04)")
+  [ -n "$budget_s" ] && minutes_args=(--minutes "$(budget_minutes "$FIT_SHARE" "$(duels_share)")")
   step fit "$root/scripts/final-fit.sh" "$bin/trainer" "$dir" "$current" "$ROUNDS" "$FIT_HIDDEN" "$FIT_ROUNDS" \
     "$FIT_EPOCHS" "$FIT_LR" -- "${thread_args[@]}" "${minutes_args[@]}"
   step fit-measure measure "$dir/fit/net.wd" "$dir/fit/measure" "$ROUND_DUEL_GAMES"
@@ -423,7 +446,7 @@ for r in "${finalists[@]}"; do
   esac
 done
 # With a budget: the duels' games are sized to the time left (less 3 % of the budget),
-# at the rate the TD net's measurement played, at most DUEL_GAMES; kept in
+# at duel_rate, at most DUEL_GAMES; kept in
 # DIR/final-games so that a resumed run plays the same number.
 if [ -n "$budget_s" ]; then
   if ! grep -qE '^[0-9]+$' "$dir/final-games" 2>/dev/null; then
@@ -433,7 +456,7 @@ games, secs, left, duels, most = map(float, sys.argv[1:])
 rate = games / max(secs, 1.0)
 n = int(rate * max(left, 0.0) / duels) // 2 * 2
 print(int(min(most, max(100, n))))' \
-      "$ROUND_DUEL_GAMES" "$(cat "$dir/steps/measure-td.done")" \
+      "$(duel_rate)" 1 \
       "$(python3 -c 'import sys; b, s = map(float, sys.argv[1:]); print(b - s - 0.03 * b)' "$budget_s" "$(spent)")" \
       "$duels" "$DUEL_GAMES" >"$dir/final-games.tmp"
     mv -f "$dir/final-games.tmp" "$dir/final-games"
