@@ -563,6 +563,21 @@ for r, c, run in trained:
     best = [row for row in curve if row["epoch"] == s["best_epoch"]][0]
     mse = lambda v: "–" if v is None else "%.6f" % v  # no validation positions: none
     out.append("| %s | %s | %d / %d | %d | %d | %s | %s |" % (r, c, s["train_positions"], s["validation_positions"], s["epoch"], s["best_epoch"], mse(curve[0]["val_mse"]), mse(best["val_mse"])))
+# One row per round (and the final fit), machine-readable: rounds.csv.
+with open(os.path.join(d, ".rounds.csv.tmp"), "w") as f:
+    f.write("round,seconds,positions,ppg_vs_pubeval,se,er_all_mp,er_se\n")
+    for r, m in [(str(r), "round-%d" % r) for r in range(1, rounds + 1)] + ([("fit", "fit")] if fit else []):
+        try:  # the round's start and end on the budget's clock (a run without --hours: none)
+            a, b2 = open(os.path.join(d, m, "clock")).read().split()
+            took = str(int(b2) - int(a))
+        except (OSError, ValueError):
+            took = str(secs("fit")) if m == "fit" else ""
+        n = load(m + "/stats.json")["all"]["count"] if m != "fit" else load("fit/supervised.json")["train_positions"] + load("fit/supervised.json")["validation_positions"]
+        p = load(m + "/measure.pubeval.json")
+        a = [c for c in lines(m + "/measure.er.json")[0]["classes"] if c["class"] == "all"][0]
+        f.write("%s,%s,%d,%.4f,%.4f,%.2f,%.2f\n" % (r, took, n, p["ppg"], p["se"], a["er"], a["se"]))
+os.replace(os.path.join(d, ".rounds.csv.tmp"), os.path.join(d, "rounds.csv"))
+out.append("Per round (and the final fit): `rounds.csv` (seconds on the budget's clock, labelled positions, the round duel against pubeval, ER all).\n")
 out.append("\n## Steps\n")
 out.append("| step | seconds |")
 out.append("|---|---|")

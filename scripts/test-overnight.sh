@@ -5,7 +5,7 @@
 #  2. a second run is killed with SIGKILL (the whole process group) once in each of its
 #     steps, then rerun each time: it resumes and completes every step of its rounds
 #     and the final fit (search rounds go on while the time lasts, so the two runs may
-#     differ in rounds), and its report has every net.
+#     differ in rounds), and its report has every net, and rounds.csv a row for each.
 #   scripts/test-overnight.sh [--keep]    (--keep: leave the scratch directory)
 # Prints one line per check; exit 0 when all pass.
 set -euo pipefail
@@ -94,6 +94,17 @@ nets = len(re.findall(r"^\| (TD|round \d+|final fit[^|]*) \| `", report, re.M))
 missing = sorted(want - have)
 if missing or nets != rounds + 1 + (rounds > 0):
     sys.exit("%d round(s): steps missing %s; %d nets in the report" % (rounds, missing, nets))
+# rounds.csv: a row per round and the fit's, each with its round duel's ppg.
+import csv, json
+rows = list(csv.DictReader(open(os.path.join(d, "rounds.csv"))))
+want_rows = [str(r) for r in range(1, rounds + 1)] + (["fit"] if rounds else [])
+for row in rows:
+    m = "round-" + row["round"] if row["round"] != "fit" else "fit"
+    ppg = json.load(open(os.path.join(d, m, "measure.pubeval.json")))["ppg"]
+    if abs(float(row["ppg_vs_pubeval"]) - ppg) > 5e-5 or int(row["positions"]) <= 0 or not row["seconds"].isdigit():
+        sys.exit("rounds.csv row %s does not match its round: %s" % (row["round"], row))
+if [row["round"] for row in rows] != want_rows:
+    sys.exit("rounds.csv has rows %s, not %s" % ([row["round"] for row in rows], want_rows))
 print(rounds)
 PY
 }
