@@ -71,8 +71,8 @@ if [ -n "$threads" ] && ! [[ "$threads" =~ ^[1-9][0-9]*$ ]]; then
   echo "overnight.sh: --threads must be a positive whole number, got '$threads'" >&2
   exit 2
 fi
-if [ -n "$hours" ] && ! python3 -c 'import sys; h = float(sys.argv[1]); sys.exit(0 if 0 < h < 10000 else 1)' "$hours" 2>/dev/null; then
-  echo "overnight.sh: --hours must be a positive number of hours, got '$hours'" >&2
+if [ -n "$hours" ] && ! python3 -c 'import sys; h = float(sys.argv[1]); sys.exit(0 if 1 / 3600 <= h < 10000 else 1)' "$hours" 2>/dev/null; then
+  echo "overnight.sh: --hours must be a number of hours from 1/3600 (one second) to 10000, got '$hours'" >&2
   exit 2
 fi
 suffix=""
@@ -294,10 +294,11 @@ secs = [int(s) for s in secs if s.isdigit()]  # seconds (a step of the Slurm pat
 print(games * len(secs) / max(sum(secs), 1) if secs else games)' "$dir" "$ROUND_DUEL_GAMES"
 }
 # duels_share: the share of the budget kept for the final duels: twice their time at
-# duel_rate (at most 4 nets, each against pubeval and gnubg, and gnubg against pubeval;
-# DUEL_GAMES games each) and 3 % of the budget, at most 12 %.
+# duel_rate (at most 6 nets: TD, up to 4 rounds or the best and the last, the fit; each
+# against pubeval and gnubg, and gnubg against pubeval; DUEL_GAMES games each) and 3 %
+# of the budget, at most 12 %.
 duels_share() {
-  python3 -c 'import sys; b, rate, most, g = map(float, sys.argv[1:]); print("%.4f" % min(0.12, 0.03 + 2 * (4 * (1 + g) + g) * most / rate / b))' \
+  python3 -c 'import sys; b, rate, most, g = map(float, sys.argv[1:]); print("%.4f" % min(0.12, 0.03 + 2 * (6 * (1 + g) + g) * most / rate / b))' \
     "$budget_s" "$(duel_rate)" "$DUEL_GAMES" "$have_gnubg"
 }
 # What the rounds leave of the budget: duels_share for the final duels, and FIT_SHARE
@@ -564,20 +565,31 @@ for r, c, run in trained:
     mse = lambda v: "–" if v is None else "%.6f" % v  # no validation positions: none
     out.append("| %s | %s | %d / %d | %d | %d | %s | %s |" % (r, c, s["train_positions"], s["validation_positions"], s["epoch"], s["best_epoch"], mse(curve[0]["val_mse"]), mse(best["val_mse"])))
 # One row per round (and the final fit), machine-readable: rounds.csv.
+budgeted = os.path.exists(os.path.join(d, "hours"))
+def positions(m):  # a round's labelled positions, the fit's training and validation ones
+    try:
+        if m == "fit":
+            s = load("fit/supervised.json")
+            return str(s["train_positions"] + s["validation_positions"])
+        return str(load(m + "/stats.json")["all"]["count"])
+    except (OSError, KeyError, ValueError):  # a kept net, a round of an older run
+        return ""
+def took(m):  # a round's start and end on the budget's clock; the fit's step seconds
+    if m == "fit":
+        return str(secs("fit"))
+    try:
+        a, b2 = open(os.path.join(d, m, "clock")).read().split()
+        return str(int(b2) - int(a)) if budgeted else ""  # without --hours: no clock
+    except (OSError, ValueError):
+        return ""
 with open(os.path.join(d, ".rounds.csv.tmp"), "w") as f:
     f.write("round,seconds,positions,ppg_vs_pubeval,se,er_all_mp,er_se\n")
     for r, m in [(str(r), "round-%d" % r) for r in range(1, rounds + 1)] + ([("fit", "fit")] if fit else []):
-        try:  # the round's start and end on the budget's clock (a run without --hours: none)
-            a, b2 = open(os.path.join(d, m, "clock")).read().split()
-            took = str(int(b2) - int(a))
-        except (OSError, ValueError):
-            took = str(secs("fit")) if m == "fit" else ""
-        n = load(m + "/stats.json")["all"]["count"] if m != "fit" else load("fit/supervised.json")["train_positions"] + load("fit/supervised.json")["validation_positions"]
         p = load(m + "/measure.pubeval.json")
         a = [c for c in lines(m + "/measure.er.json")[0]["classes"] if c["class"] == "all"][0]
-        f.write("%s,%s,%d,%.4f,%.4f,%.2f,%.2f\n" % (r, took, n, p["ppg"], p["se"], a["er"], a["se"]))
+        f.write("%s,%s,%s,%.4f,%.4f,%.2f,%.2f\n" % (r, took(m), positions(m), p["ppg"], p["se"], a["er"], a["se"]))
 os.replace(os.path.join(d, ".rounds.csv.tmp"), os.path.join(d, "rounds.csv"))
-out.append("Per round (and the final fit): `rounds.csv` (seconds on the budget's clock, labelled positions, the round duel against pubeval, ER all).\n")
+out.append("\nPer round (and the final fit): `rounds.csv` (seconds on the budget's clock, labelled positions, the round duel against pubeval, ER all).\n")
 out.append("\n## Steps\n")
 out.append("| step | seconds |")
 out.append("|---|---|")
