@@ -453,11 +453,10 @@ if [ -n "$budget_s" ]; then
   if ! grep -qE '^[0-9]+$' "$dir/final-games" 2>/dev/null; then
     duels=$(( ${#players[@]} * (1 + have_gnubg) + have_gnubg ))
     python3 -c 'import sys
-games, secs, left, duels, most = map(float, sys.argv[1:])
-rate = games / max(secs, 1.0)
+rate, left, duels, most = map(float, sys.argv[1:])
 n = int(rate * max(left, 0.0) / duels) // 2 * 2
 print(int(min(most, max(100, n))))' \
-      "$(duel_rate)" 1 \
+      "$(duel_rate)" \
       "$(python3 -c 'import sys; b, s = map(float, sys.argv[1:]); print(b - s - 0.03 * b)' "$budget_s" "$(spent)")" \
       "$duels" "$DUEL_GAMES" >"$dir/final-games.tmp"
     mv -f "$dir/final-games.tmp" "$dir/final-games"
@@ -504,11 +503,11 @@ def load(p):
 def lines(p):
     with open(os.path.join(d, p)) as f:
         return [json.loads(l) for l in f if l.strip()]
+def klass(rep, cls):  # a benchmark report's row of one class (None: no positions of it)
+    return next((c for c in rep["classes"] if c["class"] == cls), None)
 def er(rep, cls):
-    for c in rep["classes"]:
-        if c["class"] == cls:
-            return "%.2f ± %.2f" % (c["er"], c["se"])
-    return "–"
+    c = klass(rep, cls)
+    return "%.2f ± %.2f" % (c["er"], c["se"]) if c else "–"
 def duel(p):
     if not os.path.exists(os.path.join(d, p)):
         return "–"
@@ -586,7 +585,7 @@ with open(os.path.join(d, ".rounds.csv.tmp"), "w") as f:
     f.write("round,seconds,positions,ppg_vs_pubeval,se,er_all_mp,er_se\n")
     for r, m in [(str(r), "round-%d" % r) for r in range(1, rounds + 1)] + ([("fit", "fit")] if fit else []):
         p = load(m + "/measure.pubeval.json")
-        a = [c for c in lines(m + "/measure.er.json")[0]["classes"] if c["class"] == "all"][0]
+        a = klass(lines(m + "/measure.er.json")[0], "all")
         f.write("%s,%s,%s,%.4f,%.4f,%.2f,%.2f\n" % (r, took(m), positions(m), p["ppg"], p["se"], a["er"], a["se"]))
 os.replace(os.path.join(d, ".rounds.csv.tmp"), os.path.join(d, "rounds.csv"))
 out.append("\nPer round (and the final fit): `rounds.csv` (seconds on the budget's clock, labelled positions, the round duel against pubeval, ER all).\n")
