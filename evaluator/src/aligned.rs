@@ -16,10 +16,26 @@ struct Line([f32; 16]);
 
 /// An `f32` array whose first element is 64-byte aligned; reads and writes as a
 /// slice.
-#[derive(Clone, Default)]
+#[derive(Default)]
 pub struct AlignedFloats {
     lines: Vec<Line>,
     len: usize,
+}
+
+impl Clone for AlignedFloats {
+    fn clone(&self) -> AlignedFloats {
+        AlignedFloats {
+            lines: self.lines.clone(),
+            len: self.len,
+        }
+    }
+
+    /// Copies into the existing allocation where it is large enough (a trainer copies
+    /// whole models once per game).
+    fn clone_from(&mut self, source: &AlignedFloats) {
+        self.lines.clone_from(&source.lines);
+        self.len = source.len;
+    }
 }
 
 impl AlignedFloats {

@@ -46,7 +46,7 @@ pub struct Evaluator<N: NetSource = GnubgNets> {
     /// laid out, the kernels read the net's own weights; same results).
     interleaved: Vec<AlignedFloats>,
     /// [`Evaluator::with_incremental`].
-    incremental: bool,
+    pub(crate) incremental: bool,
 }
 
 /// Per-thread buffers for inputs and hidden units (cache-line aligned, as the kernels
@@ -428,6 +428,33 @@ impl<N: NetSource> Evaluator<N> {
         });
         self.finish_net(pos, class, &mut out)?;
         Ok(Some(out))
+    }
+
+    /// [`Evaluator::evaluate_pruning`] of two positions of one class at once: the same
+    /// values, each weight row of the pruning net loaded once for both.
+    pub fn evaluate_pruning_pair(
+        &self,
+        pos: [&Position; 2],
+        class: PositionClass,
+    ) -> Result<Option<[Probabilities; 2]>, EvalError> {
+        let Some(index) = self.nets.pruning_net(class) else {
+            return Ok(None);
+        };
+        let (mut a, mut b) = ([0f32; 5], [0f32; 5]);
+        SCRATCH.with(|s| {
+            let s = &mut *s.borrow_mut();
+            let n = inputs::BASE_INPUTS;
+            let [ia, ib] = &mut s.inputs;
+            inputs::base_inputs(pos[0], &mut ia[..n]);
+            inputs::base_inputs(pos[1], &mut ib[..n]);
+            let net = self.nets.net(index);
+            let [ha, hb] = &mut s.hidden;
+            let (ha, hb) = (ha.first(net.hidden), hb.first(net.hidden));
+            net::evaluate_pair(net, None, [&ia[..n], &ib[..n]], [ha, hb], [&mut a, &mut b]);
+        });
+        self.finish_net(pos[0], class, &mut a)?;
+        self.finish_net(pos[1], class, &mut b)?;
+        Ok(Some([a, b]))
     }
 
     fn sanity(&self, pos: &Position, out: &mut [f32; 5]) {

@@ -149,26 +149,31 @@ impl<N: NetSource> Evaluator<N> {
         if results.len() <= keep {
             return Ok(None);
         }
+        // Every result must be of one class with a net: the positions after the moves
+        // (opponent on roll).
+        let after: Vec<Position> = results.iter().map(Position::swapped).collect();
+        let class = self.classify(&after[0]);
+        if !class.uses_net() || after[1..].iter().any(|a| self.classify(a) != class) {
+            return Ok(None);
+        }
         // The opponent's equity after each move, by pruning net (lower is better for
-        // the mover); `chosen[0]` always holds the worst of those kept.
-        let mut chosen = vec![0usize; keep];
+        // the mover), two positions at a time.
         let mut scores = Vec::with_capacity(results.len());
-        let mut class0 = PositionClass::Over;
-        for (i, r) in results.iter().enumerate() {
-            let after = r.swapped();
-            let class = self.classify(&after);
-            if i == 0 {
-                if !class.uses_net() {
-                    return Ok(None);
-                }
-                class0 = class;
-            } else if class != class0 {
-                return Ok(None);
+        for two in after.chunks(2) {
+            match two {
+                [a, b] => match self.evaluate_pruning_pair([a, b], class)? {
+                    Some([p, q]) => scores.extend([money_equity(&p), money_equity(&q)]),
+                    None => return Ok(None),
+                },
+                _ => match self.evaluate_pruning(&two[0], class)? {
+                    Some(p) => scores.push(money_equity(&p)),
+                    None => return Ok(None),
+                },
             }
-            let Some(p) = self.evaluate_pruning(&after, class)? else {
-                return Ok(None);
-            };
-            scores.push(money_equity(&p));
+        }
+        // `chosen[0]` always holds the worst of those kept.
+        let mut chosen = vec![0usize; keep];
+        for i in 0..scores.len() {
             if i < keep {
                 chosen[i] = i;
                 if scores[i] > scores[chosen[0]] {
@@ -196,9 +201,20 @@ impl<N: NetSource> Evaluator<N> {
         results: &[Position],
         candidates: &[usize],
     ) -> Result<Option<(usize, Probabilities)>, EvalError> {
+        // The positions after the moves, scored two at a time where that gives the
+        // same values (not in incremental mode, whose lists score approximately).
+        let after: Vec<Position> = candidates.iter().map(|&i| results[i].swapped()).collect();
+        let mut values = Vec::with_capacity(after.len());
+        if self.incremental {
+            for a in &after {
+                values.push(self.evaluate(a)?);
+            }
+        } else {
+            self.evaluate_all(&after, &mut values)?;
+        }
         let mut best: Option<(usize, f32, Probabilities)> = None;
-        for &i in candidates {
-            let p = invert(&self.evaluate(&results[i].swapped())?.0);
+        for (&i, (v, _)) in candidates.iter().zip(&values) {
+            let p = invert(v);
             let eq = money_equity(&p);
             if best.is_none_or(|(_, b, _)| eq > b) {
                 best = Some((i, eq, p));

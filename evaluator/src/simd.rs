@@ -10,6 +10,9 @@
 //!   lane; `shots_avx2`, the same lanes in 256-bit registers), mobility and containment
 //!   (`escapes`, AVX-512 and AVX2 with one checker position per lane); the scalar
 //!   references are in `crate::inputs`.
+//! * Training: the rank-one weight update of a gradient step ([`add_outer`]) and the
+//!   merge of a copy's changes ([`add_difference`]), in `update`: the portable loops
+//!   compiled for AVX2 and AVX-512, the same bits.
 //!
 //! Set `BGKIT_SIMD=scalar`, `avx2` or `avx512` to force a path; an unsupported choice
 //! falls back to the best available one below it. (SSE2 is part of x86-64 and always
@@ -31,6 +34,7 @@ mod sse;
 mod sums;
 #[cfg(test)]
 mod tests;
+mod update;
 
 pub use escapes::{EscapeSums, TABLE_BYTES as ESCAPE_TABLE_BYTES};
 pub use shots::ShotMasks;
@@ -67,6 +71,56 @@ pub fn kernel() -> Kernel {
             _ => Kernel::Scalar,
         }
     })
+}
+
+/// `w[i·n + j] += (s · x[i]) · g[j]` for every `i` with `x[i] != 0`, `n = g.len()`:
+/// the weight update of a gradient step (rows of `w` for the non-zero inputs `x`, each
+/// moved along `g`). Bit-identical on every kernel (one multiply and one add per
+/// element, in that order).
+pub fn add_outer(w: &mut [f32], x: &[f32], s: f32, g: &[f32]) {
+    add_outer_with(kernel(), w, x, s, g);
+}
+
+/// [`add_outer`] on a given kernel (falling back to portable code where the CPU lacks it).
+pub fn add_outer_with(kernel: Kernel, w: &mut [f32], x: &[f32], s: f32, g: &[f32]) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if kernel == Kernel::Avx512 && cpu::has_avx512() {
+            // SAFETY: AVX-512F checked just above.
+            return unsafe { update::add_outer_avx512(w, x, s, g) };
+        }
+        if kernel != Kernel::Scalar && cpu::has_avx2() {
+            // SAFETY: AVX2 checked just above.
+            return unsafe { update::add_outer_avx2(w, x, s, g) };
+        }
+    }
+    let _ = kernel;
+    update::add_outer_portable(w, x, s, g);
+}
+
+/// `m[j] += o[j] − b[j]` for every `j` (over the shortest of the three): adds what a
+/// copy of the weights learned (`o`, copied from `b`) to `m`. Bit-identical on every
+/// kernel.
+pub fn add_difference(m: &mut [f32], o: &[f32], b: &[f32]) {
+    add_difference_with(kernel(), m, o, b);
+}
+
+/// [`add_difference`] on a given kernel (falling back to portable code where the CPU
+/// lacks it).
+pub fn add_difference_with(kernel: Kernel, m: &mut [f32], o: &[f32], b: &[f32]) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if kernel == Kernel::Avx512 && cpu::has_avx512() {
+            // SAFETY: AVX-512F checked just above.
+            return unsafe { update::add_difference_avx512(m, o, b) };
+        }
+        if kernel != Kernel::Scalar && cpu::has_avx2() {
+            // SAFETY: AVX2 checked just above.
+            return unsafe { update::add_difference_avx2(m, o, b) };
+        }
+    }
+    let _ = kernel;
+    update::add_difference_portable(m, o, b);
 }
 
 /// The output layer (gnubg's SSE summation order); SSE on x86-64, scalar elsewhere.

@@ -38,7 +38,7 @@ pub const NET_NAMES: [&str; 6] = [
 pub const NET_INPUTS: [usize; 6] = [250, 214, 250, 200, 200, 200];
 
 /// One fully connected net with one hidden layer.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Debug, PartialEq)]
 pub struct Net {
     /// Number of inputs.
     pub inputs: usize,
@@ -62,6 +62,36 @@ pub struct Net {
     pub hidden_thresholds: AlignedFloats,
     /// One threshold (bias) per output.
     pub output_thresholds: AlignedFloats,
+}
+
+impl Clone for Net {
+    fn clone(&self) -> Net {
+        let mut n = Net::zeros(0, 0, 0);
+        n.clone_from(self);
+        n
+    }
+
+    /// Copies into the existing weight arrays where they are large enough.
+    fn clone_from(&mut self, source: &Net) {
+        let Net {
+            inputs,
+            hidden,
+            outputs,
+            trained,
+            beta_hidden,
+            beta_output,
+            hidden_weights,
+            output_weights,
+            hidden_thresholds,
+            output_thresholds,
+        } = source;
+        (self.inputs, self.hidden, self.outputs, self.trained) = (*inputs, *hidden, *outputs, *trained);
+        (self.beta_hidden, self.beta_output) = (*beta_hidden, *beta_output);
+        self.hidden_weights.clone_from(hidden_weights);
+        self.output_weights.clone_from(output_weights);
+        self.hidden_thresholds.clone_from(hidden_thresholds);
+        self.output_thresholds.clone_from(output_thresholds);
+    }
 }
 
 impl Net {

@@ -133,3 +133,36 @@ fn the_cache_changes_nothing_but_time() {
         );
     }
 }
+
+#[test]
+fn pruning_nets_score_pairs_as_they_score_one_position() {
+    // The pruning search scores a move list two positions at a time; each value must be
+    // the one-at-a-time value, bit for bit (gnubg scores them one at a time).
+    let Some(ev) = gnubg_evaluator() else { return };
+    let positions = sample_positions(400, 3);
+    let mut pairs = 0;
+    for two in positions.windows(2) {
+        let class = ev.classify(&two[0]);
+        if !class.uses_net() || ev.classify(&two[1]) != class {
+            continue;
+        }
+        let single = [
+            ev.evaluate_pruning(&two[0], class).unwrap().unwrap(),
+            ev.evaluate_pruning(&two[1], class).unwrap().unwrap(),
+        ];
+        let pair = ev
+            .evaluate_pruning_pair([&two[0], &two[1]], class)
+            .unwrap()
+            .unwrap();
+        let bits = |p: &[[f32; 5]; 2]| p.map(|q| q.map(f32::to_bits));
+        assert_eq!(
+            bits(&pair),
+            bits(&single),
+            "{} {}",
+            two[0].position_id(),
+            two[1].position_id()
+        );
+        pairs += 1;
+    }
+    assert!(pairs > 100, "only {pairs} pairs of one class");
+}

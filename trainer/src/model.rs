@@ -125,7 +125,12 @@ impl ModelConfig {
 
     /// Whether the PIPLOSS input follows weights 1.01's rule.
     pub fn fixed_pip_loss(&self) -> bool {
-        self.weights_version.parse::<f32>().is_ok_and(|v| v >= 1.005)
+        // Asked for every position evaluated: the two usual versions without parsing.
+        match self.weights_version.as_str() {
+            "1.00" => false,
+            "1.01" => true,
+            v => v.parse::<f32>().is_ok_and(|v| v >= 1.005),
+        }
     }
 
     /// Number of main nets.
@@ -169,7 +174,7 @@ const MAIN_CLASSES: [PositionClass; 3] = [
 ];
 
 /// A set of nets with its configuration.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Debug, PartialEq)]
 pub struct Model {
     /// The configuration.
     pub config: ModelConfig,
@@ -177,6 +182,23 @@ pub struct Model {
     pub nets: Vec<Net>,
     /// Pruning nets (contact, crashed, race) with the gnubg encoding, else empty.
     pub prune: Vec<Net>,
+}
+
+impl Clone for Model {
+    fn clone(&self) -> Model {
+        Model {
+            config: self.config.clone(),
+            nets: self.nets.clone(),
+            prune: self.prune.clone(),
+        }
+    }
+
+    /// Copies into the existing weight arrays (training copies whole models per game).
+    fn clone_from(&mut self, source: &Model) {
+        self.config.clone_from(&source.config);
+        self.nets.clone_from(&source.nets);
+        self.prune.clone_from(&source.prune);
+    }
 }
 
 impl Model {
@@ -284,11 +306,7 @@ impl Model {
 }
 
 fn add_net_difference(mine: &mut Net, other: &Net, base: &Net) {
-    let add = |m: &mut [f32], o: &[f32], b: &[f32]| {
-        for ((m, &o), &b) in m.iter_mut().zip(o).zip(b) {
-            *m += o - b;
-        }
-    };
+    let add = evaluator::simd::add_difference;
     add(
         &mut mine.hidden_weights,
         &other.hidden_weights,
@@ -495,6 +513,24 @@ mod tests {
             init: Init::Xavier,
             weights_version: "1.00".into(),
             bearoff: true,
+        }
+    }
+
+    #[test]
+    fn pip_loss_rule_switches_at_weights_1_01() {
+        // gnubg 1.07 switches to the fixed PIPLOSS input from weights version 1.01 on.
+        for (version, fixed) in [
+            ("1.00", false),
+            ("1.0", false),
+            ("1.01", true),
+            ("1.010", true),
+            ("2.5", true),
+        ] {
+            let c = ModelConfig {
+                weights_version: version.into(),
+                ..config(Encoding::Gnubg, Layout::Split)
+            };
+            assert_eq!(c.fixed_pip_loss(), fixed, "{version}");
         }
     }
 

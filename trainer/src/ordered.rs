@@ -73,6 +73,39 @@ struct Shared {
     positions: u64,
     truncated: u64,
     failed: bool,
+    /// Models no longer in use, whose weight arrays the next copies reuse (a fresh
+    /// allocation per copy cost page faults on every game).
+    spare: Vec<Model>,
+}
+
+impl Shared {
+    /// Keeps `m`'s arrays for later copies (a few at most).
+    fn recycle(&mut self, m: Model) {
+        if self.spare.len() < SPARE_MODELS {
+            self.spare.push(m);
+        }
+    }
+
+    /// Recycles a snapshot once nothing else holds it.
+    fn release(&mut self, snapshot: Arc<Model>) {
+        if let Ok(m) = Arc::try_unwrap(snapshot) {
+            self.recycle(m);
+        }
+    }
+}
+
+/// Spare models kept for reuse.
+const SPARE_MODELS: usize = 4;
+
+/// A copy of `source`, in `spare`'s arrays if given.
+fn copy_into(spare: Option<Model>, source: &Model) -> Model {
+    match spare {
+        Some(mut m) => {
+            m.clone_from(source);
+            m
+        }
+        None => source.clone(),
+    }
 }
 
 impl Block<'_> {
@@ -102,6 +135,7 @@ impl Block<'_> {
             positions: 0,
             truncated: 0,
             failed: false,
+            spare: Vec::new(),
         });
         let ready = Condvar::new();
         let threads = self.threads.clamp(1, (self.e - self.b) as usize);
@@ -133,8 +167,9 @@ impl Block<'_> {
         let mut learner = Learner::default();
         let lock = || shared.lock().expect("no panics under the lock");
         loop {
-            // Claim the next game once its snapshot exists.
-            let (g, base) = {
+            // Claim the next game once its snapshot exists (and a spare model for its
+            // copy, if there is one).
+            let (g, base, spare) = {
                 let mut sh = lock();
                 loop {
                     if sh.failed || sh.next >= self.e {
@@ -151,13 +186,18 @@ impl Block<'_> {
                             .expect("the snapshot of an unstarted game is kept");
                         sh.next += 1;
                         let next = sh.next;
-                        sh.snapshots.retain(|(k, _)| self.needed(*k, next));
-                        break (g, base);
+                        let (keep, stale): (VecDeque<_>, VecDeque<_>) = std::mem::take(&mut sh.snapshots)
+                            .into_iter()
+                            .partition(|(k, _)| self.needed(*k, next));
+                        sh.snapshots = keep;
+                        stale.into_iter().for_each(|(_, m)| sh.release(m));
+                        let spare = sh.spare.pop();
+                        break (g, base, spare);
                     }
                     sh = ready.wait(sh).expect("no panics under the lock");
                 }
             };
-            let mut copy = (*base).clone();
+            let mut copy = copy_into(spare, &base);
             let td = &self.td;
             let stats = match learner.train_game(&mut copy, self.dbs, (self.dice)(g), td, td.rate(g)) {
                 Ok(s) => s,
@@ -178,16 +218,20 @@ impl Block<'_> {
                 } {
                     let k = sh.merged;
                     if f.s == k {
-                        sh.model = f.copy;
+                        let old = std::mem::replace(&mut sh.model, f.copy);
+                        sh.recycle(old);
                     } else {
                         sh.model.add_difference(&f.copy, &f.base);
+                        sh.recycle(f.copy);
                     }
+                    sh.release(f.base);
                     sh.merged = k + 1;
                     sh.positions += u64::from(f.stats.positions);
                     sh.truncated += u64::from(f.stats.truncated);
                     let (merged, next) = (sh.merged, sh.next);
                     if merged < self.e && self.needed(merged, next) {
-                        let snap = Arc::new(sh.model.clone());
+                        let sh = &mut *sh;
+                        let snap = Arc::new(copy_into(sh.spare.pop(), &sh.model));
                         sh.snapshots.push_back((merged, snap));
                     }
                 }

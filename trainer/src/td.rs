@@ -31,6 +31,7 @@ use std::sync::Arc;
 use board::{DiceStream, MoveGen, Position, Variant};
 use evaluator::bearoff::BearoffDbs;
 use evaluator::eval::{invert, Probabilities};
+use evaluator::simd::add_outer;
 use evaluator::weights::Net;
 use evaluator::PositionClass;
 use serde::{Deserialize, Serialize};
@@ -407,35 +408,19 @@ pub fn sgd_step(
     grad.clear();
     grad.resize(h, 0.0);
     for (k, &ck) in c.iter().enumerate() {
-        let ck = ck * bo;
-        for (g, &v) in grad.iter_mut().zip(&net.output_weights[k * h..(k + 1) * h]) {
-            *g += ck * v;
-        }
+        add_outer(grad, &[ck * bo], 1.0, &net.output_weights[k * h..(k + 1) * h]);
     }
     for (g, &aj) in grad.iter_mut().zip(a) {
         *g *= aj * (1.0 - aj);
     }
     let so = rate / bo;
-    for (k, &ck) in c.iter().enumerate() {
-        let d = so * ck;
-        net.output_thresholds[k] += d;
-        for (w, &aj) in net.output_weights[k * h..(k + 1) * h].iter_mut().zip(a) {
-            *w += d * aj;
-        }
+    for (t, &ck) in net.output_thresholds.iter_mut().zip(&c) {
+        *t += so * ck;
     }
+    add_outer(&mut net.output_weights[..5 * h], &c, so, &a[..h]);
     let sh = rate / net.beta_hidden;
-    for (th, &g) in net.hidden_thresholds.iter_mut().zip(grad.iter()) {
-        *th += sh * g;
-    }
-    for (i, &xi) in x.iter().enumerate() {
-        if xi == 0.0 {
-            continue;
-        }
-        let s = sh * xi;
-        for (w, &g) in net.hidden_weights[i * h..(i + 1) * h].iter_mut().zip(grad.iter()) {
-            *w += s * g;
-        }
-    }
+    add_outer(&mut net.hidden_thresholds, &[1.0], sh, grad);
+    add_outer(&mut net.hidden_weights, x, sh, grad);
 }
 
 #[cfg(test)]

@@ -7,13 +7,18 @@ fn net(hidden: usize) -> Net {
     net_with_inputs(250, hidden)
 }
 
+/// Irregular values in [−w, w) from a linear congruential sequence seeded with `seed`.
+fn uniform(seed: u32, w: f32) -> impl FnMut() -> f32 {
+    let mut x = seed;
+    move || {
+        x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+        (x >> 8) as f32 / (1 << 24) as f32 * (2.0 * w) - w
+    }
+}
+
 fn net_with_inputs(inputs: usize, hidden: usize) -> Net {
     let mut n = Net::zeros(inputs, hidden, 5);
-    let mut x = 12345u32;
-    let mut next = || {
-        x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
-        (x >> 8) as f32 / (1 << 24) as f32 * 8.0 - 4.0
-    };
+    let mut next = uniform(12345, 4.0);
     n.hidden_weights.iter_mut().for_each(|w| *w = next());
     n.hidden_thresholds.iter_mut().for_each(|w| *w = next() * 10.0);
     n
@@ -298,6 +303,65 @@ fn every_kernel_refuses_more_inputs_than_the_net_has_rows_for() {
             let message = r.expect_err(what);
             let message = message.downcast_ref::<&str>().copied().unwrap_or_default();
             assert_eq!(message, "a row of hidden weights per input", "{kernel:?} {what}");
+        }
+    }
+}
+
+#[test]
+fn weight_updates_agree_bit_for_bit_on_every_kernel() {
+    // Rows of irregular weights, inputs with zeros, ones and fractions, a gradient that
+    // is not a multiple of any vector width.
+    let mut next = uniform(777, 1.0);
+    for n in [1, 5, 16, 37, 128, 131] {
+        let g: Vec<f32> = (0..n).map(|_| next() * 0.3).collect();
+        let inputs: Vec<f32> = (0..40)
+            .map(|i| match i % 4 {
+                0 => 0.0,
+                1 => 1.0,
+                _ => next(),
+            })
+            .collect();
+        let start: Vec<f32> = (0..40 * n).map(|_| next() * 4.0).collect();
+        let mut reference = start.clone();
+        // The loop the kernels stand for, written out.
+        for (i, &xi) in inputs.iter().enumerate() {
+            if xi != 0.0 {
+                let d = 0.0123f32 * xi;
+                for j in 0..n {
+                    reference[i * n + j] += d * g[j];
+                }
+            }
+        }
+        for kernel in [Kernel::Scalar, Kernel::Avx2, Kernel::Avx512] {
+            let mut w = start.clone();
+            add_outer_with(kernel, &mut w, &inputs, 0.0123, &g);
+            let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&w), bits(&reference), "{kernel:?}, n = {n}");
+            // Rows of zero inputs are untouched; the others moved.
+            assert_eq!(w[..n], start[..n]);
+            assert_ne!(w[n..2 * n], start[n..2 * n]);
+        }
+    }
+}
+
+#[test]
+fn merged_differences_agree_bit_for_bit_on_every_kernel() {
+    let mut next = uniform(4242, 4.0);
+    for n in [1, 7, 16, 33, 250] {
+        let m: Vec<f32> = (0..n).map(|_| next()).collect();
+        let b: Vec<f32> = (0..n).map(|_| next()).collect();
+        // A learned copy: most values moved a little, some not at all.
+        let o: Vec<f32> = b
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| if i % 3 == 0 { v } else { v + next() * 1e-3 })
+            .collect();
+        let reference: Vec<u32> = (0..n).map(|i| (m[i] + (o[i] - b[i])).to_bits()).collect();
+        for kernel in [Kernel::Scalar, Kernel::Avx2, Kernel::Avx512] {
+            let mut got = m.clone();
+            add_difference_with(kernel, &mut got, &o, &b);
+            let bits: Vec<u32> = got.iter().map(|f| f.to_bits()).collect();
+            assert_eq!(bits, reference, "{kernel:?}, n = {n}");
         }
     }
 }

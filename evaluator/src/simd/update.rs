@@ -1,0 +1,84 @@
+//! The weight update of a gradient step: rows of a weight matrix each moved by a scaled
+//! copy of one vector. Every element is one multiply and one add, as in the portable
+//! loop (no FMA), so the vector builds give its bits; they only let the compiler use
+//! wider registers.
+
+/// `w[i·n + j] += (s · x[i]) · g[j]` for every `i` with `x[i] != 0` and every `j < n`,
+/// where `n = g.len()` (portable code, the reference).
+#[inline(always)]
+pub fn add_outer_portable(w: &mut [f32], x: &[f32], s: f32, g: &[f32]) {
+    let n = g.len();
+    if n == 0 {
+        return;
+    }
+    // The non-zero inputs are listed first, without a branch per input (most inputs
+    // of a position are zero, in no predictable pattern).
+    const CHUNK: usize = 256;
+    let mut idx = [0u16; CHUNK];
+    for (xs, rows) in x.chunks(CHUNK).zip(w.chunks_mut(CHUNK * n)) {
+        let mut k = 0;
+        for (i, &xi) in xs.iter().enumerate() {
+            idx[k] = i as u16;
+            k += usize::from(xi != 0.0);
+        }
+        for &i in &idx[..k] {
+            let i = usize::from(i);
+            let Some(row) = rows.get_mut(i * n..(i + 1) * n) else {
+                break;
+            };
+            let d = s * xs[i];
+            for (wj, &gj) in row.iter_mut().zip(g) {
+                *wj += d * gj;
+            }
+        }
+    }
+}
+
+/// [`add_outer_portable`] compiled for AVX2.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+pub unsafe fn add_outer_avx2(w: &mut [f32], x: &[f32], s: f32, g: &[f32]) {
+    add_outer_portable(w, x, s, g);
+}
+
+/// [`add_outer_portable`] compiled for AVX-512F.
+///
+/// # Safety
+/// The CPU must support AVX-512F.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+pub unsafe fn add_outer_avx512(w: &mut [f32], x: &[f32], s: f32, g: &[f32]) {
+    add_outer_portable(w, x, s, g);
+}
+
+/// `m[j] += o[j] − b[j]` for every `j` (portable code, the reference): what one copy
+/// of a net learned (`o`, from `b`) added to another.
+#[inline(always)]
+pub fn add_difference_portable(m: &mut [f32], o: &[f32], b: &[f32]) {
+    for ((m, &o), &b) in m.iter_mut().zip(o).zip(b) {
+        *m += o - b;
+    }
+}
+
+/// [`add_difference_portable`] compiled for AVX2.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+pub unsafe fn add_difference_avx2(m: &mut [f32], o: &[f32], b: &[f32]) {
+    add_difference_portable(m, o, b);
+}
+
+/// [`add_difference_portable`] compiled for AVX-512F.
+///
+/// # Safety
+/// The CPU must support AVX-512F.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+pub unsafe fn add_difference_avx512(m: &mut [f32], o: &[f32], b: &[f32]) {
+    add_difference_portable(m, o, b);
+}
