@@ -39,6 +39,7 @@ mod update;
 pub use escapes::{EscapeSums, TABLE_BYTES as ESCAPE_TABLE_BYTES};
 pub use shots::ShotMasks;
 pub use sums::{beyond, checker_total, side_sums, SideSums};
+pub use update::{add_difference_with, add_outer_with};
 
 pub use crate::sigmoid::approx_recip;
 
@@ -81,46 +82,11 @@ pub fn add_outer(w: &mut [f32], x: &[f32], s: f32, g: &[f32]) {
     add_outer_with(kernel(), w, x, s, g);
 }
 
-/// [`add_outer`] on a given kernel (falling back to portable code where the CPU lacks it).
-pub fn add_outer_with(kernel: Kernel, w: &mut [f32], x: &[f32], s: f32, g: &[f32]) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if kernel == Kernel::Avx512 && cpu::has_avx512() {
-            // SAFETY: AVX-512F checked just above.
-            return unsafe { update::add_outer_avx512(w, x, s, g) };
-        }
-        if kernel != Kernel::Scalar && cpu::has_avx2() {
-            // SAFETY: AVX2 checked just above.
-            return unsafe { update::add_outer_avx2(w, x, s, g) };
-        }
-    }
-    let _ = kernel;
-    update::add_outer_portable(w, x, s, g);
-}
-
 /// `m[j] += o[j] − b[j]` for every `j` (over the shortest of the three): adds what a
 /// copy of the weights learned (`o`, copied from `b`) to `m`. Bit-identical on every
 /// kernel.
 pub fn add_difference(m: &mut [f32], o: &[f32], b: &[f32]) {
     add_difference_with(kernel(), m, o, b);
-}
-
-/// [`add_difference`] on a given kernel (falling back to portable code where the CPU
-/// lacks it).
-pub fn add_difference_with(kernel: Kernel, m: &mut [f32], o: &[f32], b: &[f32]) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if kernel == Kernel::Avx512 && cpu::has_avx512() {
-            // SAFETY: AVX-512F checked just above.
-            return unsafe { update::add_difference_avx512(m, o, b) };
-        }
-        if kernel != Kernel::Scalar && cpu::has_avx2() {
-            // SAFETY: AVX2 checked just above.
-            return unsafe { update::add_difference_avx2(m, o, b) };
-        }
-    }
-    let _ = kernel;
-    update::add_difference_portable(m, o, b);
 }
 
 /// The output layer (gnubg's SSE summation order); SSE on x86-64, scalar elsewhere.

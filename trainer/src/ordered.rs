@@ -186,11 +186,12 @@ impl Block<'_> {
                             .expect("the snapshot of an unstarted game is kept");
                         sh.next += 1;
                         let next = sh.next;
-                        let (keep, stale): (VecDeque<_>, VecDeque<_>) = std::mem::take(&mut sh.snapshots)
-                            .into_iter()
-                            .partition(|(k, _)| self.needed(*k, next));
-                        sh.snapshots = keep;
-                        stale.into_iter().for_each(|(_, m)| sh.release(m));
+                        // Snapshots fall out of use oldest first (a kept one was needed
+                        // when made, and only its age can change that).
+                        while sh.snapshots.front().is_some_and(|(k, _)| !self.needed(*k, next)) {
+                            let (_, m) = sh.snapshots.pop_front().expect("a front exists");
+                            sh.release(m);
+                        }
                         let spare = sh.spare.pop();
                         break (g, base, spare);
                     }

@@ -3,6 +3,51 @@
 //! loop (no FMA), so the vector builds give its bits; they only let the compiler use
 //! wider registers.
 
+use super::{cpu, Kernel};
+
+/// Defines `$name(kernel, args…)`: the portable `$portable` compiled for AVX-512F and
+/// for AVX2 (the same operations in wider registers), run as `kernel` says where the
+/// CPU has it, else as portable code.
+macro_rules! compiled_for_kernels {
+    ($(#[$doc:meta])* $name:ident = $portable:ident($($arg:ident: $ty:ty),*)) => {
+        $(#[$doc])*
+        pub fn $name(kernel: Kernel, $($arg: $ty),*) {
+            #[cfg(target_arch = "x86_64")]
+            {
+                #[target_feature(enable = "avx512f")]
+                unsafe fn avx512($($arg: $ty),*) {
+                    $portable($($arg),*)
+                }
+                #[target_feature(enable = "avx2")]
+                unsafe fn avx2($($arg: $ty),*) {
+                    $portable($($arg),*)
+                }
+                if kernel == Kernel::Avx512 && cpu::has_avx512() {
+                    // SAFETY: AVX-512F checked just above.
+                    return unsafe { avx512($($arg),*) };
+                }
+                if kernel != Kernel::Scalar && cpu::has_avx2() {
+                    // SAFETY: AVX2 checked just above.
+                    return unsafe { avx2($($arg),*) };
+                }
+            }
+            let _ = kernel;
+            $portable($($arg),*)
+        }
+    };
+}
+
+compiled_for_kernels!(
+    /// [`super::add_outer`] on a given kernel (portable code where the CPU lacks it).
+    add_outer_with = add_outer_portable(w: &mut [f32], x: &[f32], s: f32, g: &[f32])
+);
+
+compiled_for_kernels!(
+    /// [`super::add_difference`] on a given kernel (portable code where the CPU lacks
+    /// it).
+    add_difference_with = add_difference_portable(m: &mut [f32], o: &[f32], b: &[f32])
+);
+
 /// `w[i·n + j] += (s · x[i]) · g[j]` for every `i` with `x[i] != 0` and every `j < n`,
 /// where `n = g.len()` (portable code, the reference).
 #[inline(always)]
@@ -34,26 +79,6 @@ pub fn add_outer_portable(w: &mut [f32], x: &[f32], s: f32, g: &[f32]) {
     }
 }
 
-/// [`add_outer_portable`] compiled for AVX2.
-///
-/// # Safety
-/// The CPU must support AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-pub unsafe fn add_outer_avx2(w: &mut [f32], x: &[f32], s: f32, g: &[f32]) {
-    add_outer_portable(w, x, s, g);
-}
-
-/// [`add_outer_portable`] compiled for AVX-512F.
-///
-/// # Safety
-/// The CPU must support AVX-512F.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
-pub unsafe fn add_outer_avx512(w: &mut [f32], x: &[f32], s: f32, g: &[f32]) {
-    add_outer_portable(w, x, s, g);
-}
-
 /// `m[j] += o[j] − b[j]` for every `j` (portable code, the reference): what one copy
 /// of a net learned (`o`, from `b`) added to another.
 #[inline(always)]
@@ -61,24 +86,4 @@ pub fn add_difference_portable(m: &mut [f32], o: &[f32], b: &[f32]) {
     for ((m, &o), &b) in m.iter_mut().zip(o).zip(b) {
         *m += o - b;
     }
-}
-
-/// [`add_difference_portable`] compiled for AVX2.
-///
-/// # Safety
-/// The CPU must support AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-pub unsafe fn add_difference_avx2(m: &mut [f32], o: &[f32], b: &[f32]) {
-    add_difference_portable(m, o, b);
-}
-
-/// [`add_difference_portable`] compiled for AVX-512F.
-///
-/// # Safety
-/// The CPU must support AVX-512F.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
-pub unsafe fn add_difference_avx512(m: &mut [f32], o: &[f32], b: &[f32]) {
-    add_difference_portable(m, o, b);
 }
