@@ -97,11 +97,14 @@ pub struct GameStats {
     pub turns: u32,
     /// Net updates (positions trained).
     pub positions: u32,
-    /// Points of the result (1, 2 or 3; 0 if the game was cut off).
+    /// Points of the result (1, 2 or 3; 0 if the game was cut off or settled).
     pub points: u32,
     /// The game reached [`MAX_TURNS`] and was cut off (nets that have learned
     /// nothing yet can keep hitting each other for thousands of turns).
     pub truncated: bool,
+    /// The game stopped at its first position in the bearoff databases: it is exact
+    /// from there on, so nothing after it would be trained ([`Learner::train_game`]).
+    pub settled: bool,
 }
 
 /// Eligibility traces of one net.
@@ -190,6 +193,12 @@ impl Default for Learner {
 impl Learner {
     /// Plays one self-play game on the dice stream seeded with `dice_seed`, training
     /// `model` after every move with learning rate `rate`.
+    ///
+    /// The game stops at its first position in the bearoff databases
+    /// ([`GameStats::settled`]): such a position has no contact and every position
+    /// after it is in the databases too (checkers only move home and off), so the rest
+    /// of the game would train nothing (with λ > 0 the traces would only decay). The
+    /// model learns exactly what playing the game out would teach it.
     pub fn train_game(
         &mut self,
         model: &mut Model,
@@ -197,6 +206,19 @@ impl Learner {
         dice_seed: u32,
         params: &TdParams,
         rate: f32,
+    ) -> Result<GameStats, TrainerError> {
+        self.play(model, dbs, dice_seed, params, rate, true)
+    }
+
+    /// [`Learner::train_game`], or with `settle` false the game played out to its end.
+    fn play(
+        &mut self,
+        model: &mut Model,
+        dbs: &Arc<BearoffDbs>,
+        dice_seed: u32,
+        params: &TdParams,
+        rate: f32,
+        settle: bool,
     ) -> Result<GameStats, TrainerError> {
         let lambda = params.lambda;
         if lambda > 0.0 {
@@ -213,6 +235,11 @@ impl Learner {
         for turn in 1..=MAX_TURNS {
             let engine = model.engine_for(dbs, params.eval);
             let class = engine.classify(&pos);
+            if settle && !class.uses_net() {
+                stats.turns = turn - 1;
+                stats.settled = true;
+                return Ok(stats);
+            }
             let candidates = self.gen.positions(&pos, roll);
             let best = if params.prune_moves {
                 engine.best_of_pruned(candidates)?
@@ -577,6 +604,69 @@ mod tests {
         };
         Learner::default().train_game(&mut c, &dbs, 11, &p7, 0.1).unwrap();
         assert_ne!(c, model());
+    }
+
+    /// Stopping at the bearoff teaches exactly what playing the game out teaches:
+    /// gnubg's inputs, both bearoff databases, TD(0) and TD(λ), with and without
+    /// pruning, over games long enough to reach the databases.
+    #[test]
+    fn settled_games_learn_what_played_out_games_learn() {
+        use test_support::{have, OS, TS};
+        if !have(&[OS, TS]) {
+            return;
+        }
+        let dbs = Arc::new(
+            BearoffDbs::open(Some(std::path::Path::new(OS)), Some(std::path::Path::new(TS))).unwrap(),
+        );
+        let config = ModelConfig {
+            encoding: Encoding::Gnubg,
+            layout: Layout::Split,
+            hidden: 16,
+            init: Init::Xavier,
+            weights_version: "1.00".into(),
+            bearoff: true,
+        };
+        let mut settled_games = 0;
+        for (seed, lambda, prune_moves) in [(1, 0.0, false), (2, 0.0, false), (3, 0.7, false), (4, 0.0, true)]
+        {
+            let params = TdParams {
+                lambda,
+                alpha: 0.1,
+                anneal: 0.0,
+                prune_moves,
+                eval: EvalMode::Exact,
+            };
+            // A model that has learned a little plays races to the end.
+            let mut start = Model::new(config.clone(), 3).unwrap();
+            let mut learner = Learner::default();
+            for g in 0..30 {
+                learner
+                    .train_game(&mut start, &dbs, 100 + g, &params, 0.1)
+                    .unwrap();
+            }
+            for g in 0..10 {
+                let (mut a, mut b) = (start.clone(), start.clone());
+                let short = learner
+                    .play(&mut a, &dbs, seed * 1000 + g, &params, 0.1, true)
+                    .unwrap();
+                let full = learner
+                    .play(&mut b, &dbs, seed * 1000 + g, &params, 0.1, false)
+                    .unwrap();
+                assert_eq!(a, b, "seed {seed} game {g}");
+                assert_eq!(short.positions, full.positions);
+                assert!(!full.settled && (full.truncated || full.points > 0));
+                if short.settled {
+                    settled_games += 1;
+                    assert!(short.turns < full.turns && short.points == 0);
+                } else {
+                    assert_eq!(short, full);
+                }
+            }
+        }
+        assert!(
+            settled_games >= 6,
+            "only {settled_games} of 40 games reached the databases"
+        );
     }
 
     #[test]
