@@ -6,6 +6,9 @@
 
 use board::Position;
 
+use crate::class::PositionClass;
+use crate::probabilities::{invert, money_equity, Probabilities};
+
 /// What gnubg compares, besides equity, when it sorts a move list: the mover's rearmost
 /// checker after the move (−1 once all are off) and the mover's checkers left.
 pub fn move_shape(result: &Position) -> (i32, u32) {
@@ -53,6 +56,18 @@ pub fn best_index<'a>(
         }
     }
     best.map(|(k, _, _)| k)
+}
+
+/// [`crate::Evaluator::best_of`]'s choice from the values it computed: `values` are
+/// the positions after the moves with the opponent on roll, one per result, as
+/// [`crate::Evaluator::evaluate_all`] gives them. Returns the chosen index and its
+/// probabilities from the mover's view; `None` for an empty list.
+pub fn best_of_values(
+    results: &[Position],
+    values: &[(Probabilities, PositionClass)],
+) -> Option<(usize, Probabilities)> {
+    let best = best_index(results, values.iter().map(|(p, _)| money_equity(&invert(p))));
+    best.map(|k| (k, invert(&values[k].0)))
 }
 
 #[cfg(test)]

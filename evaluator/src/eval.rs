@@ -13,7 +13,7 @@ use gen_bearoff::BearoffError;
 
 use crate::aligned::AlignedFloats;
 use crate::bearoff::BearoffDbs;
-use crate::choice::best_index;
+use crate::choice::{best_index, best_of_values};
 use crate::class::{classify_shape, PositionClass};
 use crate::inputs;
 use crate::net;
@@ -526,9 +526,6 @@ impl<N: NetSource> Evaluator<N> {
     /// for an empty list. Every 0-ply move decision in bgkit is this function or
     /// [`crate::choice::best_index`] on values computed the same way.
     pub fn best_of(&self, results: &[Position]) -> Result<Option<(usize, Probabilities)>, EvalError> {
-        self.with_values_after(results.iter().copied(), |values| {
-            let best = best_index(results, values.iter().map(|(p, _)| money_equity(&invert(p))));
-            best.map(|k| (k, invert(&values[k].0)))
-        })
+        self.with_values_after(results.iter().copied(), |values| best_of_values(results, values))
     }
 }

@@ -14,6 +14,10 @@
 //! Game `g` plays the dice and uses the learning rate it would in any other scheme, so
 //! the weights after a block depend on the weights before it, the lag and the block
 //! bounds only: never on the thread count or on timing.
+//!
+//! A thread that has to wait (its next game's snapshot is not merged yet, or no game
+//! is left to claim before the block ends) helps the others score their move lists
+//! ([`crate::help`]), which changes no bit.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::{Arc, Condvar, Mutex};
@@ -21,8 +25,9 @@ use std::sync::{Arc, Condvar, Mutex};
 use evaluator::bearoff::BearoffDbs;
 
 use crate::error::TrainerError;
+use crate::help::Helpers;
 use crate::model::Model;
-use crate::td::{GameStats, Learner, TdParams};
+use crate::td::{GameStats, How, Learner, TdParams};
 
 /// One block's job: games `b..e` on `threads` threads with snapshots lagging `lag`
 /// games; `dice(g)` seeds game g's dice.
@@ -50,6 +55,8 @@ pub struct Totals {
     pub positions: u64,
     /// Games cut off at the turn limit.
     pub truncated: u64,
+    /// Move decisions another thread helped score ([`crate::help`]).
+    pub shared_decisions: u64,
 }
 
 struct Finished {
@@ -139,9 +146,11 @@ impl Block<'_> {
         });
         let ready = Condvar::new();
         let threads = self.threads.clamp(1, (self.e - self.b) as usize);
+        let helpers = Helpers::new(threads);
         let results: Vec<Result<(), TrainerError>> = std::thread::scope(|scope| {
+            let (shared, ready, helpers) = (&shared, &ready, &helpers);
             let handles: Vec<_> = (0..threads)
-                .map(|_| scope.spawn(|| self.worker(&shared, &ready, progress)))
+                .map(|me| scope.spawn(move || self.worker(me, shared, (ready, helpers), progress)))
                 .collect();
             handles
                 .into_iter()
@@ -155,13 +164,16 @@ impl Block<'_> {
         Ok(Totals {
             positions: shared.positions,
             truncated: shared.truncated,
+            shared_decisions: helpers.shared_decisions(),
         })
     }
 
+    /// Thread `me`: claims, plays and merges games; waits by helping the others.
     fn worker(
         &self,
+        me: usize,
         shared: &Mutex<Shared>,
-        ready: &Condvar,
+        (ready, helpers): (&Condvar, &Helpers),
         progress: &(dyn Fn(u64) + Sync),
     ) -> Result<(), TrainerError> {
         let mut learner = Learner::default();
@@ -172,12 +184,12 @@ impl Block<'_> {
             let (g, base, spare) = {
                 let mut sh = lock();
                 loop {
-                    if sh.failed || sh.next >= self.e {
+                    if sh.failed || sh.merged >= self.e {
                         return Ok(());
                     }
                     let g = sh.next;
                     let s = self.source(g);
-                    if s <= sh.merged {
+                    if g < self.e && s <= sh.merged {
                         let base = sh
                             .snapshots
                             .iter()
@@ -195,15 +207,24 @@ impl Block<'_> {
                         let spare = sh.spare.pop();
                         break (g, base, spare);
                     }
-                    sh = ready.wait(sh).expect("no panics under the lock");
+                    let seen = helpers.generation();
+                    sh = helpers.wait(sh, seen, shared, ready);
                 }
             };
             let mut copy = copy_into(spare, &base);
             let td = &self.td;
-            let stats = match learner.train_game(&mut copy, self.dbs, (self.dice)(g), td, td.rate(g)) {
+            let how = How {
+                settle: true,
+                help: Some((helpers, me)),
+            };
+            let stats = match learner.play(&mut copy, self.dbs, (self.dice)(g), td, td.rate(g), how) {
                 Ok(s) => s,
                 Err(e) => {
-                    lock().failed = true;
+                    {
+                        let mut sh = lock();
+                        sh.failed = true;
+                        helpers.bump();
+                    }
                     ready.notify_all();
                     return Err(e);
                 }
@@ -236,7 +257,11 @@ impl Block<'_> {
                         sh.snapshots.push_back((merged, snap));
                     }
                 }
-                (sh.merged > before).then_some(sh.merged)
+                let advanced = sh.merged > before;
+                if advanced {
+                    helpers.bump();
+                }
+                advanced.then_some(sh.merged)
             };
             if let Some(n) = merged_to {
                 ready.notify_all();

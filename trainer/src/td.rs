@@ -39,6 +39,7 @@ use serde::{Deserialize, Serialize};
 pub use crate::engine::EvalMode;
 use crate::engine::Scratch;
 use crate::error::TrainerError;
+use crate::help::{Helpers, Values};
 use crate::model::{main_slot, prune_slot, Model};
 
 /// Turns after which a self-play game is cut off. Sensible play needs a few hundred
@@ -165,6 +166,16 @@ impl Traces {
     }
 }
 
+/// How [`Learner::play`] plays a game.
+#[derive(Clone, Copy)]
+pub(crate) struct How<'a> {
+    /// Stop at the first position in the bearoff databases (else play to the end).
+    pub settle: bool,
+    /// Share exact move lists with idle threads ([`crate::help`]): the help desk and
+    /// this thread's number. The same game, bit for bit.
+    pub help: Option<(&'a Helpers, usize)>,
+}
+
 /// A thread's working memory for training games.
 #[derive(Debug)]
 pub struct Learner {
@@ -175,6 +186,9 @@ pub struct Learner {
     base: Vec<f32>,
     prune_hidden: Vec<f32>,
     traces: Vec<Traces>,
+    /// Buffers of shared move lists.
+    own: Values,
+    after: Vec<Position>,
 }
 
 impl Default for Learner {
@@ -186,6 +200,8 @@ impl Default for Learner {
             base: vec![0.0; evaluator::inputs::BASE_INPUTS],
             prune_hidden: Vec::new(),
             traces: Vec::new(),
+            own: Vec::new(),
+            after: Vec::new(),
         }
     }
 }
@@ -207,18 +223,22 @@ impl Learner {
         params: &TdParams,
         rate: f32,
     ) -> Result<GameStats, TrainerError> {
-        self.play(model, dbs, dice_seed, params, rate, true)
+        let how = How {
+            settle: true,
+            help: None,
+        };
+        self.play(model, dbs, dice_seed, params, rate, how)
     }
 
-    /// [`Learner::train_game`], or with `settle` false the game played out to its end.
-    fn play(
+    /// [`Learner::train_game`] played as `how` says.
+    pub(crate) fn play(
         &mut self,
         model: &mut Model,
         dbs: &Arc<BearoffDbs>,
         dice_seed: u32,
         params: &TdParams,
         rate: f32,
-        settle: bool,
+        how: How,
     ) -> Result<GameStats, TrainerError> {
         let lambda = params.lambda;
         if lambda > 0.0 {
@@ -235,16 +255,19 @@ impl Learner {
         for turn in 1..=MAX_TURNS {
             let engine = model.engine_for(dbs, params.eval);
             let class = engine.classify(&pos);
-            if settle && !class.uses_net() {
+            if how.settle && !class.uses_net() {
                 stats.turns = turn - 1;
                 stats.settled = true;
                 return Ok(stats);
             }
             let candidates = self.gen.positions(&pos, roll);
-            let best = if params.prune_moves {
-                engine.best_of_pruned(candidates)?
-            } else {
-                engine.best_of(candidates)?
+            let best = match how.help {
+                _ if params.prune_moves => engine.best_of_pruned(candidates)?,
+                Some((helpers, me)) if params.eval == EvalMode::Exact => {
+                    let (own, after) = (&mut self.own, &mut self.after);
+                    helpers.best_of(me, model, dbs, &engine, candidates, own, after)?
+                }
+                _ => engine.best_of(candidates)?,
             };
             let (next, target) = match best {
                 Some((k, mine)) => (candidates[k].swapped(), mine),
@@ -644,13 +667,14 @@ mod tests {
                     .train_game(&mut start, &dbs, 100 + g, &params, 0.1)
                     .unwrap();
             }
+            let how = |settle| How { settle, help: None };
             for g in 0..10 {
                 let (mut a, mut b) = (start.clone(), start.clone());
                 let short = learner
-                    .play(&mut a, &dbs, seed * 1000 + g, &params, 0.1, true)
+                    .play(&mut a, &dbs, seed * 1000 + g, &params, 0.1, how(true))
                     .unwrap();
                 let full = learner
-                    .play(&mut b, &dbs, seed * 1000 + g, &params, 0.1, false)
+                    .play(&mut b, &dbs, seed * 1000 + g, &params, 0.1, how(false))
                     .unwrap();
                 assert_eq!(a, b, "seed {seed} game {g}");
                 assert_eq!(short.positions, full.positions);

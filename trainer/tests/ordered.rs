@@ -115,3 +115,58 @@ fn an_interrupted_ordered_run_continues_exactly() {
         assert_eq!(bytes(&whole.join(f)), bytes(&parts.join(f)), "{f}");
     }
 }
+
+/// Threads that wait help the others score their move lists (gnubg's inputs, exact
+/// scoring): the nets are still those of one thread, bit for bit. (Whether help is
+/// given depends on timing; on one CPU it is off. `help::tests` checks shared
+/// decisions one by one.)
+#[test]
+fn idle_threads_help_without_changing_a_bit() {
+    use trainer::encoding::Encoding;
+    use trainer::model::{Init, Layout, Model, ModelConfig};
+    use trainer::ordered::Block;
+    use trainer::td::{EvalMode, TdParams};
+    let config = ModelConfig {
+        encoding: Encoding::Gnubg,
+        layout: Layout::Split,
+        hidden: 16,
+        init: Init::Xavier,
+        weights_version: "1.00".into(),
+        bearoff: false,
+    };
+    let td = TdParams {
+        lambda: 0.0,
+        alpha: 0.1,
+        anneal: 0.0,
+        prune_moves: false,
+        eval: EvalMode::Exact,
+    };
+    let dbs = no_dbs();
+    let dice = |g: u64| 77 + g as u32;
+    let run = |threads| {
+        let mut model = Model::new(config.clone(), 9).unwrap();
+        let block = Block {
+            b: 0,
+            e: 120,
+            lag: 1,
+            threads,
+            dbs: &dbs,
+            td,
+            dice: &dice,
+        };
+        let totals = block.run(&mut model, &|_| {}).unwrap();
+        (model, totals)
+    };
+    let (one, alone) = run(1);
+    assert_eq!(alone.shared_decisions, 0);
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    for threads in [2, 3] {
+        let (many, totals) = run(threads);
+        eprintln!("{threads} threads: {} decisions shared", totals.shared_decisions);
+        if threads > cpus {
+            assert_eq!(totals.shared_decisions, 0, "help with more threads than CPUs");
+        }
+        assert_eq!(totals.positions, alone.positions);
+        assert!(one == many, "{threads} threads changed the nets");
+    }
+}
