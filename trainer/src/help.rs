@@ -257,20 +257,20 @@ impl<'a> Posted<'a> {
     fn collect(self) -> (MutexGuard<'a, Job>, bool) {
         let slot = self.slot;
         std::mem::forget(self);
-        let helped = settle(slot);
+        let helped = take_back_or_await(slot);
         (lock(&slot.job), helped)
     }
 }
 
 impl Drop for Posted<'_> {
     fn drop(&mut self) {
-        settle(self.slot);
+        take_back_or_await(self.slot);
     }
 }
 
 /// Empties a posted slot: takes the job back (false) or waits until its helper is done
 /// (true).
-fn settle(slot: &Slot) -> bool {
+fn take_back_or_await(slot: &Slot) -> bool {
     if slot
         .state
         .compare_exchange(POSTED, EMPTY, Ordering::AcqRel, Ordering::Acquire)
@@ -278,8 +278,16 @@ fn settle(slot: &Slot) -> bool {
     {
         return false;
     }
+    // The helper is scoring (microseconds); yield now and then in case the system
+    // took its CPU away.
+    let mut spins = 0u32;
     while slot.state.load(Ordering::Acquire) != DONE {
-        std::hint::spin_loop();
+        spins = spins.wrapping_add(1);
+        if spins.is_multiple_of(256) {
+            std::thread::yield_now();
+        } else {
+            std::hint::spin_loop();
+        }
     }
     slot.state.store(EMPTY, Ordering::Release);
     true
