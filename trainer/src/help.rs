@@ -80,13 +80,19 @@ struct Job {
 struct ModelPtr(*const Model);
 
 // SAFETY: the pointer is only dereferenced by a helper between TAKEN and DONE, while
-// the owner, which holds a shared borrow of the model for the whole time, waits.
+// the owner, which holds a shared borrow of the model for the whole time, waits; two
+// threads then read one `Model`, which must therefore be `Sync` (checked below).
 unsafe impl Send for ModelPtr {}
+
+const _: () = {
+    const fn shared_between_threads<T: Sync>() {}
+    shared_between_threads::<Model>();
+};
 
 impl Helpers {
     /// A help desk for `threads` threads (numbered from 0); help is given only if
     /// there are as many CPUs.
-    pub fn new(threads: usize) -> Helpers {
+    pub(crate) fn new(threads: usize) -> Helpers {
         let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
         Helpers {
             on: threads <= cpus,
@@ -104,12 +110,12 @@ impl Helpers {
 
     /// Tells waiting threads that they may go on; call it under the lock they
     /// check their condition under, and notify them there.
-    pub fn bump(&self) {
+    pub(crate) fn bump(&self) {
         self.generation.fetch_add(1, Ordering::AcqRel);
     }
 
     /// The current generation ([`Helpers::bump`]); read it under the lock.
-    pub fn generation(&self) -> u64 {
+    pub(crate) fn generation(&self) -> u64 {
         self.generation.load(Ordering::Acquire)
     }
 
@@ -117,7 +123,7 @@ impl Helpers {
     /// exact scoring of `model` over `dbs`), with an idle thread scoring the second half
     /// if there is one. `own` and `after` are the caller's buffers.
     #[allow(clippy::too_many_arguments)]
-    pub fn best_of(
+    pub(crate) fn best_of(
         &self,
         me: usize,
         model: &Model,
@@ -166,7 +172,7 @@ impl Helpers {
 
     /// Waits, helping other threads, until the generation moves past `seen` (read
     /// under `shared`'s lock, which `guard` held); returns the lock again.
-    pub fn wait<'m, T>(
+    pub(crate) fn wait<'m, T>(
         &self,
         guard: MutexGuard<'m, T>,
         seen: u64,

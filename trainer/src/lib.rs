@@ -12,7 +12,7 @@ players, behind the `trainer` command.
   move ranking), and [`model::Model::forward`] gives training its activations.
 * [`td`]: one self-play game of TD(λ) learning; [`train`]: a whole run on several
   threads with checkpoints, resumption and benchmarks ([`ordered`]: its reproducible
-  parallel scheme, whose waiting threads [`help`] the others score their move lists);
+  parallel scheme, whose waiting threads help the others score their move lists);
   [`curve`]: the learning curve.
 * [`player`]: the [`player::Player`] abstraction and its implementations (trained
   nets, gnubg's nets, pubeval, random); [`game`]: one game; [`duel`]: duplicate-dice
@@ -35,7 +35,7 @@ pub mod encoding;
 pub mod engine;
 pub mod error;
 pub mod game;
-pub mod help;
+mod help;
 pub mod model;
 pub mod ordered;
 pub mod player;

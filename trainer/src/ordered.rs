@@ -17,7 +17,7 @@
 //!
 //! A thread that has to wait (its next game's snapshot is not merged yet, or no game
 //! is left to claim before the block ends) helps the others score their move lists
-//! ([`crate::help`]), which changes no bit.
+//! (`help`), which changes no bit.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::{Arc, Condvar, Mutex};
@@ -55,7 +55,7 @@ pub struct Totals {
     pub positions: u64,
     /// Games cut off at the turn limit.
     pub truncated: u64,
-    /// Move decisions another thread helped score ([`crate::help`]).
+    /// Move decisions another thread helped score (`help`).
     pub shared_decisions: u64,
 }
 
@@ -97,6 +97,22 @@ impl Shared {
     fn release(&mut self, snapshot: Arc<Model>) {
         if let Ok(m) = Arc::try_unwrap(snapshot) {
             self.recycle(m);
+        }
+    }
+}
+
+/// Marks the block failed if its thread panics, so that the threads waiting for its
+/// games stop waiting (and the panic reaches the caller when they are joined).
+struct FailOnPanic<'a>(&'a Mutex<Shared>, &'a Helpers, &'a Condvar);
+
+impl Drop for FailOnPanic<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            let mut sh = self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            sh.failed = true;
+            self.1.bump();
+            drop(sh);
+            self.2.notify_all();
         }
     }
 }
@@ -178,6 +194,7 @@ impl Block<'_> {
     ) -> Result<(), TrainerError> {
         let mut learner = Learner::default();
         let lock = || shared.lock().expect("no panics under the lock");
+        let _on_panic = FailOnPanic(shared, helpers, ready);
         loop {
             // Claim the next game once its snapshot exists (and a spare model for its
             // copy, if there is one).

@@ -171,7 +171,7 @@ impl Traces {
 pub(crate) struct How<'a> {
     /// Stop at the first position in the bearoff databases (else play to the end).
     pub settle: bool,
-    /// Share exact move lists with idle threads ([`crate::help`]): the help desk and
+    /// Share exact move lists with idle threads (`help`): the help desk and
     /// this thread's number. The same game, bit for bit.
     pub help: Option<(&'a Helpers, usize)>,
 }

@@ -117,8 +117,9 @@ fn an_interrupted_ordered_run_continues_exactly() {
 }
 
 /// Threads that wait help the others score their move lists (gnubg's inputs, exact
-/// scoring): the nets are still those of one thread, bit for bit. (Whether help is
-/// given depends on timing; on one CPU it is off. `help::tests` checks shared
+/// scoring; gnubg's bearoff databases where installed, so games also stop at them):
+/// the nets are still those of one thread, bit for bit. (Whether help is given depends
+/// on timing, and it is off with more threads than CPUs; `help::tests` checks shared
 /// decisions one by one.)
 #[test]
 fn idle_threads_help_without_changing_a_bit() {
@@ -132,7 +133,7 @@ fn idle_threads_help_without_changing_a_bit() {
         hidden: 16,
         init: Init::Xavier,
         weights_version: "1.00".into(),
-        bearoff: false,
+        bearoff: true,
     };
     let td = TdParams {
         lambda: 0.0,
@@ -141,7 +142,13 @@ fn idle_threads_help_without_changing_a_bit() {
         prune_moves: false,
         eval: EvalMode::Exact,
     };
-    let dbs = no_dbs();
+    let dbs = if test_support::have(&[test_support::OS, test_support::TS]) {
+        let open = |p: &str| Some(std::path::PathBuf::from(p));
+        let (os, ts) = (open(test_support::OS), open(test_support::TS));
+        std::sync::Arc::new(evaluator::bearoff::BearoffDbs::open(os.as_deref(), ts.as_deref()).unwrap())
+    } else {
+        no_dbs()
+    };
     let dice = |g: u64| 77 + g as u32;
     let run = |threads| {
         let mut model = Model::new(config.clone(), 9).unwrap();
@@ -168,5 +175,60 @@ fn idle_threads_help_without_changing_a_bit() {
         }
         assert_eq!(totals.positions, alone.positions);
         assert!(one == many, "{threads} threads changed the nets");
+    }
+}
+
+/// A game that panics ends the block with that panic, on any number of threads,
+/// instead of leaving the other threads waiting for its merge.
+#[test]
+fn a_panicking_game_ends_the_block() {
+    use trainer::encoding::Encoding;
+    use trainer::model::{Init, Layout, Model, ModelConfig};
+    use trainer::ordered::Block;
+    use trainer::td::{EvalMode, TdParams};
+    let config = ModelConfig {
+        encoding: Encoding::Tesauro,
+        layout: Layout::Split,
+        hidden: 8,
+        init: Init::Xavier,
+        weights_version: "1.00".into(),
+        bearoff: false,
+    };
+    let td = TdParams {
+        lambda: 0.0,
+        alpha: 0.1,
+        anneal: 0.0,
+        prune_moves: false,
+        eval: EvalMode::Exact,
+    };
+    for threads in [1, 2, 3] {
+        let config = config.clone();
+        let (tx, rx) = std::sync::mpsc::channel();
+        // On a thread of its own, so that a hang fails the test instead of stalling it.
+        std::thread::spawn(move || {
+            let dbs = no_dbs();
+            let dice = |g: u64| {
+                assert_ne!(g, 5, "game 5 panics");
+                g as u32
+            };
+            let block = Block {
+                b: 0,
+                e: 12,
+                lag: 1,
+                threads,
+                dbs: &dbs,
+                td,
+                dice: &dice,
+            };
+            let mut model = Model::new(config, 1).unwrap();
+            let run = std::panic::AssertUnwindSafe(|| block.run(&mut model, &|_| {}));
+            let _ = tx.send(std::panic::catch_unwind(run).is_err());
+        });
+        let ended = rx.recv_timeout(std::time::Duration::from_secs(60));
+        assert_eq!(
+            ended,
+            Ok(true),
+            "{threads} threads: the block did not end with the panic"
+        );
     }
 }
