@@ -359,24 +359,30 @@ mod tests {
         assert!(lists.len() > 100, "{} lists", lists.len());
         let mut helpers = Helpers::new(2);
         helpers.on = true;
-        let (lock_, ready) = (Mutex::new(()), Condvar::new());
+        let (lock_, ready, done) = (Mutex::new(()), Condvar::new(), AtomicU8::new(0));
         /// Lets the helper go when the owner is done, also when an assertion fails.
-        struct Release<'a>(&'a Helpers, &'a Mutex<()>, &'a Condvar);
+        struct Release<'a>(&'a Helpers, &'a Mutex<()>, &'a Condvar, &'a AtomicU8);
         impl Drop for Release<'_> {
             fn drop(&mut self) {
                 let _g = lock(self.1);
+                self.3.store(1, Ordering::Release);
                 self.0.bump();
                 self.2.notify_all();
             }
         }
         std::thread::scope(|s| {
-            let seen = helpers.generation();
-            let (helpers, lock_, ready) = (&helpers, &lock_, &ready);
-            s.spawn(move || drop(helpers.wait(lock(lock_), seen, lock_, ready)));
-            let _release = Release(helpers, lock_, ready);
-            while helpers.idle.load(Ordering::Acquire) == 0 {
-                std::thread::yield_now();
-            }
+            let (helpers, lock_, ready, done) = (&helpers, &lock_, &ready, &done);
+            // The helper waits (helping) until the owner is done; the owner wakes it
+            // whenever it has parked (a busy machine can keep it from jobs for long).
+            s.spawn(move || loop {
+                let g = lock(lock_);
+                if done.load(Ordering::Acquire) == 1 {
+                    break;
+                }
+                let seen = helpers.generation();
+                drop(helpers.wait(g, seen, lock_, ready));
+            });
+            let _release = Release(helpers, lock_, ready, done);
             let engine = model.engine(&dbs);
             let (mut own, mut after) = (Vec::new(), Vec::new());
             let bits = |r: Option<(usize, Probabilities)>| r.map(|(k, p)| (k, p.map(f32::to_bits)));
@@ -386,8 +392,14 @@ mod tests {
                     .collect::<Vec<_>>()
             };
             let mut values = Vec::new();
-            for _ in 0..20 {
+            let start = std::time::Instant::now();
+            while helpers.shared_decisions() < 50 && start.elapsed().as_secs() < 20 {
                 for list in &lists {
+                    if helpers.idle.load(Ordering::Acquire) == 0 {
+                        let _g = lock(lock_);
+                        helpers.bump();
+                        ready.notify_all();
+                    }
                     own.clear();
                     let helped = helpers.best_of(0, &model, &dbs, &engine, list, &mut own, &mut after);
                     assert_eq!(bits(helped.unwrap()), bits(engine.best_of(list).unwrap()));
@@ -397,9 +409,6 @@ mod tests {
                         engine.evaluate_all(&swapped, &mut values).unwrap();
                         assert_eq!(all_bits(&own), all_bits(&values));
                     }
-                }
-                if helpers.shared_decisions() >= 50 {
-                    break;
                 }
             }
         });
