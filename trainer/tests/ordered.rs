@@ -126,7 +126,6 @@ fn idle_threads_help_without_changing_a_bit() {
     use trainer::encoding::Encoding;
     use trainer::model::{Init, Layout, Model, ModelConfig};
     use trainer::ordered::Block;
-    use trainer::td::{EvalMode, TdParams};
     let config = ModelConfig {
         encoding: Encoding::Gnubg,
         layout: Layout::Split,
@@ -135,13 +134,7 @@ fn idle_threads_help_without_changing_a_bit() {
         weights_version: "1.00".into(),
         bearoff: true,
     };
-    let td = TdParams {
-        lambda: 0.0,
-        alpha: 0.1,
-        anneal: 0.0,
-        prune_moves: false,
-        eval: EvalMode::Exact,
-    };
+    let td = td0();
     let dbs = if test_support::have(&[test_support::OS, test_support::TS]) {
         let open = |p: &str| Some(std::path::PathBuf::from(p));
         let (os, ts) = (open(test_support::OS), open(test_support::TS));
@@ -185,7 +178,6 @@ fn a_panicking_game_ends_the_block() {
     use trainer::encoding::Encoding;
     use trainer::model::{Init, Layout, Model, ModelConfig};
     use trainer::ordered::Block;
-    use trainer::td::{EvalMode, TdParams};
     let config = ModelConfig {
         encoding: Encoding::Tesauro,
         layout: Layout::Split,
@@ -194,13 +186,7 @@ fn a_panicking_game_ends_the_block() {
         weights_version: "1.00".into(),
         bearoff: false,
     };
-    let td = TdParams {
-        lambda: 0.0,
-        alpha: 0.1,
-        anneal: 0.0,
-        prune_moves: false,
-        eval: EvalMode::Exact,
-    };
+    let td = td0();
     for threads in [1, 2, 3] {
         let config = config.clone();
         let (tx, rx) = std::sync::mpsc::channel();
@@ -230,5 +216,16 @@ fn a_panicking_game_ends_the_block() {
             Ok(true),
             "{threads} threads: the block did not end with the panic"
         );
+    }
+}
+
+/// TD(0) at α 0.1, exact scoring, no pruning.
+fn td0() -> trainer::td::TdParams {
+    trainer::td::TdParams {
+        lambda: 0.0,
+        alpha: 0.1,
+        anneal: 0.0,
+        prune_moves: false,
+        eval: trainer::td::EvalMode::Exact,
     }
 }
