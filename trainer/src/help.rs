@@ -120,13 +120,11 @@ impl Helpers {
     }
 
     /// Thread `me`'s 0-ply choice among `results` ([`Evaluator::best_of`] of `engine`,
-    /// exact scoring of `model` over `dbs`), with an idle thread scoring the second half
-    /// if there is one. `own` and `after` are the caller's buffers.
-    #[allow(clippy::too_many_arguments)]
+    /// the exact scoring of a model over `dbs`), with an idle thread scoring the second
+    /// half if there is one. `own` and `after` are the caller's buffers.
     pub(crate) fn best_of(
         &self,
         me: usize,
-        model: &Model,
         dbs: &Arc<BearoffDbs>,
         engine: &Evaluator<&Model>,
         results: &[Position],
@@ -141,7 +139,7 @@ impl Helpers {
         let slot = &self.slots[me];
         {
             let mut job = lock(&slot.job);
-            job.model = Some(ModelPtr(model));
+            job.model = Some(ModelPtr(*engine.nets()));
             job.dbs = Some(dbs.clone());
             job.after.clear();
             job.after.extend(results[m..].iter().map(Position::swapped));
@@ -170,15 +168,15 @@ impl Helpers {
         Ok(best_of_values(results, own))
     }
 
-    /// Waits, helping other threads, until the generation moves past `seen` (read
-    /// under `shared`'s lock, which `guard` held); returns the lock again.
+    /// Waits, helping other threads, until the generation moves on from the one seen
+    /// under `shared`'s lock, which `guard` holds; returns the lock again.
     pub(crate) fn wait<'m, T>(
         &self,
         guard: MutexGuard<'m, T>,
-        seen: u64,
         shared: &'m Mutex<T>,
         ready: &std::sync::Condvar,
     ) -> MutexGuard<'m, T> {
+        let seen = self.generation();
         if !self.on {
             return self.park(guard, seen, ready);
         }
@@ -379,8 +377,7 @@ mod tests {
                 if done.load(Ordering::Acquire) == 1 {
                     break;
                 }
-                let seen = helpers.generation();
-                drop(helpers.wait(g, seen, lock_, ready));
+                drop(helpers.wait(g, lock_, ready));
             });
             let _release = Release(helpers, lock_, ready, done);
             let engine = model.engine(&dbs);
@@ -401,7 +398,7 @@ mod tests {
                         ready.notify_all();
                     }
                     own.clear();
-                    let helped = helpers.best_of(0, &model, &dbs, &engine, list, &mut own, &mut after);
+                    let helped = helpers.best_of(0, &dbs, &engine, list, &mut own, &mut after);
                     assert_eq!(bits(helped.unwrap()), bits(engine.best_of(list).unwrap()));
                     // Every value, the helper's half included, when the list was split.
                     if !own.is_empty() {

@@ -101,18 +101,24 @@ impl Shared {
     }
 }
 
-/// Marks the block failed if its thread panics, so that the threads waiting for its
-/// games stop waiting (and the panic reaches the caller when they are joined).
+/// Marks the block failed and wakes the threads waiting for its games, so that they
+/// stop (also after a panic under the lock).
+fn fail(shared: &Mutex<Shared>, helpers: &Helpers, ready: &Condvar) {
+    let mut sh = shared.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    sh.failed = true;
+    helpers.bump();
+    drop(sh);
+    ready.notify_all();
+}
+
+/// Fails the block if its thread panics (the panic reaches the caller when the
+/// threads are joined).
 struct FailOnPanic<'a>(&'a Mutex<Shared>, &'a Helpers, &'a Condvar);
 
 impl Drop for FailOnPanic<'_> {
     fn drop(&mut self) {
         if std::thread::panicking() {
-            let mut sh = self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-            sh.failed = true;
-            self.1.bump();
-            drop(sh);
-            self.2.notify_all();
+            fail(self.0, self.1, self.2);
         }
     }
 }
@@ -224,8 +230,7 @@ impl Block<'_> {
                         let spare = sh.spare.pop();
                         break (g, base, spare);
                     }
-                    let seen = helpers.generation();
-                    sh = helpers.wait(sh, seen, shared, ready);
+                    sh = helpers.wait(sh, shared, ready);
                 }
             };
             let mut copy = copy_into(spare, &base);
@@ -237,12 +242,7 @@ impl Block<'_> {
             let stats = match learner.play(&mut copy, self.dbs, (self.dice)(g), td, td.rate(g), how) {
                 Ok(s) => s,
                 Err(e) => {
-                    {
-                        let mut sh = lock();
-                        sh.failed = true;
-                        helpers.bump();
-                    }
-                    ready.notify_all();
+                    fail(shared, helpers, ready);
                     return Err(e);
                 }
             };
