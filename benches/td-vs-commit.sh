@@ -17,6 +17,9 @@ cd "$(dirname "$0")/.."
 commit=${1:-b054cc8}
 pairs=${2:-6}
 games=${3:-20000}
+for n in "$pairs" "$games"; do
+  [[ "$n" =~ ^[1-9][0-9]*$ ]] || { echo "td-vs-commit.sh: '$n' is not a positive count" >&2; exit 2; }
+done
 root=$(pwd)
 full=$(git rev-parse --verify -q "$commit^{commit}") || {
   echo "td-vs-commit.sh: unknown commit '$commit'" >&2
