@@ -5,12 +5,12 @@
 # alternated PAIRS times. Prints every run's games/s and the md5 of its net.wd, the
 # medians and their ratio. Machines differ (the development machine has changed
 # between sessions), so a games/s target set on one machine is compared as this ratio:
-# the default commit, b054cc8, is main when issue 17 was filed, whose measure read
-# 3,100 games/s on that day's machine (target 5,000: a ratio of 1.61).
+# the default commit, b054cc8, is main when issue 17 was filed; the issue quotes 3,100
+# games/s for that day (target 5,000: a ratio of 1.61).
 #
 #   benches/td-vs-commit.sh [COMMIT] [PAIRS] [GAMES]     (defaults: b054cc8 6 20000)
 #
-# The earlier commit is built once into target-COMMIT/ (ignored by git) from a
+# The earlier commit is built once into target-<first 12 hex digits of COMMIT>/ (ignored by git) from a
 # temporary worktree. Run it on an otherwise idle machine: the runs take both cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
