@@ -11,7 +11,8 @@
 #   benches/td-vs-commit.sh [COMMIT] [PAIRS] [GAMES]     (defaults: b054cc8 6 20000)
 #
 # The earlier commit is built once into target-<first 12 hex digits of COMMIT>/
-# (ignored by git) from a temporary worktree. Run it on an otherwise idle machine: the runs take both cores.
+# (ignored by git) from a temporary worktree. Run it on an otherwise idle machine: the
+# runs take both cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 commit=${1:-b054cc8}
