@@ -24,9 +24,10 @@
 # supervised rounds; TD self-play for the whole night (8 hours unless TD_MINUTES).
 # --hours H: a time budget for the whole run (across interruptions: DIR/clock counts
 # the seconds spent): each step gets its share (TD TD_SHARE, 30 %; the benchmark set 7 %; the
-# rounds what is left but FIT_SHARE and the final duels' share, the final fit FIT_SHARE
-# (15 %), the final duels the rest: twice their time at the measurements' rate and 3 %,
-# at most 12 %) through the tools' --minutes,
+# rounds what is left but the final fit's and the final duels' shares, the final fit
+# FIT_SHARE (17 %; the rounds keep less for it when their training times say the fit
+# needs less: scripts/fit-share.py), the final duels the rest: twice their time at the
+# measurements' rate and 3 %, at most 12 %) through the tools' --minutes,
 # later rounds are dropped when the time is short, the final duels are sized to the
 # time left, and the run ends within the budget plus the last step's overrun (seconds).
 # The profile's sizes become upper bounds.
@@ -301,19 +302,25 @@ duels_share() {
   python3 -c 'import sys; b, rate, most, g = map(float, sys.argv[1:]); print("%.4f" % min(0.12, 0.03 + 2 * (6 * (1 + g) + g) * most / rate / b))' \
     "$budget_s" "$(duel_rate)" "$DUEL_GAMES" "$have_gnubg"
 }
-# What the rounds leave of the budget: duels_share for the final duels, and FIT_SHARE
-# more for the final fit (section 5) when there is one.
+# fit_share R: the share of the budget the rounds keep for the final fit, by rounds 1..R's
+# training times: FIT_SHARE, or less when they say the fit needs less
+# (scripts/fit-share.py).
+fit_share() {
+  python3 "$root/scripts/fit-share.py" "$dir" "$budget_s" "$1" "$FIT_SHARE" "$FIT_ROUNDS" "$FIT_EPOCHS" "$HIDDEN" "$FIT_HIDDEN"
+}
+# What the rounds leave of the budget before round R: duels_share for the final duels,
+# and fit_share more for the final fit (section 5) when there is one.
 reserve_share() {
   local fit=0
-  [ "$FIT_HIDDEN" != 0 ] && fit=$FIT_SHARE
+  [ "$FIT_HIDDEN" != 0 ] && fit=$(fit_share "$(($1 - 1))")
   python3 -c 'import sys; print(float(sys.argv[1]) + float(sys.argv[2]))' "$(duels_share)" "$fit"
 }
 reserve=0
 for r in $(seq 1 "$ROUNDS"); do
   rd="$dir/round-$r"
-  [ -n "$budget_s" ] && reserve=$(reserve_share)
+  [ -n "$budget_s" ] && reserve=$(reserve_share "$r")
   # With a budget: a round gets an equal part of what is left once the reserve (the
-  # final duels' share, plus FIT_SHARE for the final fit) is kept (so time
+  # final duels' share, plus fit_share for the final fit) is kept (so time
   # a step did not use goes to the later rounds), at least 35 % / ROUNDS of the budget;
   # of that, sampling 10 %, rollouts 55 %, each class's training 8 %. A round is not
   # started unless 35 % / ROUNDS and the reserve are left (a round begun before an

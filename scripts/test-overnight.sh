@@ -5,7 +5,9 @@
 #  2. a second run is killed with SIGKILL (the whole process group) once in each of its
 #     steps, then rerun each time: it resumes and completes every step of its rounds
 #     and the final fit (search rounds go on while the time lasts, so the two runs may
-#     differ in rounds), and its report has every net, and rounds.csv a row for each.
+#     differ in rounds), and its report has every net, and rounds.csv a row for each;
+#  3. the final fit's reserve (scripts/fit-share.py) on made-up round timings, against
+#     the arithmetic worked by hand.
 #   scripts/test-overnight.sh [--keep]    (--keep: leave the scratch directory)
 # Prints one line per check; exit 0 when all pass.
 set -euo pipefail
@@ -122,6 +124,31 @@ if [ -f "$dir/report.md" ]; then
   fi
 else
   fail "resume: no report after $kills kills: $(tail -n 5 "$scratch/b.log")"
+fi
+
+# --- 3. The final fit's reserve (scripts/fit-share.py) -----------------------------------
+# Three rounds' contact training, each on 2 data files of 1,000 records for 10 epochs in
+# 2 s: 1e-4 s per record and epoch. A 512-unit fit of 60 epochs on 8 rounds of 1,000
+# records, from 256-unit rounds: 1.25 * 1e-4 * 2 * 8,000 * 60 = 120 s.
+fs="$scratch/fit-share"
+for k in 1 2 3; do
+  mkdir -p "$fs/round-$k/contact"
+  echo '{"data": [{"class_records": 1000}, {"class_records": 1000}], "epoch": 10, "elapsed_seconds": 2.0}' \
+    >"$fs/round-$k/contact/supervised.json"
+done
+# Round 1 timed slower (elapsed 20 s): the last 3 rounds only (rounds 2-4) are used.
+echo '{"data": [{"class_records": 1000}, {"class_records": 1000}], "epoch": 10, "elapsed_seconds": 20.0}' \
+  >"$fs/round-1/contact/supervised.json"
+mkdir -p "$fs/round-4/contact"
+cp "$fs/round-2/contact/supervised.json" "$fs/round-4/contact/"
+got=$(python3 "$here/fit-share.py" "$fs" 3600 4 0.17 8 60 256 512)  # 120 / 3600
+got_capped=$(python3 "$here/fit-share.py" "$fs" 600 4 0.17 8 60 256 512)  # 0.2 > 0.17
+got_all=$(python3 "$here/fit-share.py" "$fs" 3600 4 0.17 0 60 256 512)  # FIT_ROUNDS 0
+got_none=$(python3 "$here/fit-share.py" "$fs/none" 3600 4 0.17 8 60 256 512)
+if [ "$got" = 0.0333 ] && [ "$got_capped" = 0.1700 ] && [ "$got_all" = 0.17 ] && [ "$got_none" = 0.17 ]; then
+  pass "fit reserve: 0.0333 of a 3,600 s budget for a 120 s fit, FIT_SHARE when that is less or nothing was timed"
+else
+  fail "fit reserve: $got $got_capped $got_all $got_none, not 0.0333 0.1700 0.17 0.17"
 fi
 
 echo "overnight test: $failures failure(s), $((SECONDS - t0)) s"

@@ -128,6 +128,7 @@ pub fn gnubg_python(body: &str, inputs: &[String], workers: usize) -> Vec<String
     for (w, part) in inputs.chunks(chunk).enumerate() {
         let input = dir.join(format!("in{w}.txt"));
         let output = dir.join(format!("out{w}.txt"));
+        let errors = dir.join(format!("err{w}.txt"));
         std::fs::write(&input, part.join("\n")).unwrap();
         let script = dir.join(format!("s{w}.py"));
         let program = format!(
@@ -150,22 +151,24 @@ pub fn gnubg_python(body: &str, inputs: &[String], workers: usize) -> Vec<String
             .args(["-t", "-q", "-r", "-p"])
             .arg(&script)
             .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
+            .stderr(std::fs::File::create(&errors).unwrap())
             .spawn()
             .unwrap();
-        children.push((child, output, part.len()));
+        children.push((child, output, errors, part.len()));
     }
     let mut lines = Vec::new();
-    for (mut child, output, n) in children {
-        child.wait().unwrap();
+    for (mut child, output, errors, n) in children {
+        let status = child.wait().unwrap();
         let text = std::fs::read_to_string(&output).unwrap_or_default();
         let got: Vec<String> = text.lines().map(str::to_string).collect();
+        // On a short answer, say how gnubg ended and what it printed on stderr.
         assert_eq!(
             got.len(),
             n,
-            "gnubg wrote {} of {n} results to {}",
+            "gnubg ({status}) wrote {} of {n} results to {}; its stderr:\n{}",
             got.len(),
-            output.display()
+            output.display(),
+            std::fs::read_to_string(&errors).unwrap_or_default()
         );
         lines.extend(got);
     }
