@@ -30,6 +30,9 @@ pub const MAKEHYPER: &str = "/usr/games/makehyper";
 pub fn have(paths: &[&str]) -> bool {
     let missing: Vec<&&str> = paths.iter().filter(|p| !Path::new(p).exists()).collect();
     if missing.is_empty() {
+        if paths.contains(&GNUBG) {
+            gnubg_home();
+        }
         return true;
     }
     if std::env::var("BGKIT_REQUIRE_GNUBG").as_deref() == Ok("1") {
@@ -37,6 +40,22 @@ pub fn have(paths: &[&str]) -> bool {
     }
     eprintln!("skipping: gnubg files missing: {missing:?} (set BGKIT_REQUIRE_GNUBG=1 to fail instead)");
     false
+}
+
+/// Creates gnubg's per-user directories (`$HOME/.gnubg` and its `backup`) if they are
+/// missing. gnubg creates them at its first start and exits with "File exists" when
+/// another gnubg started at the same moment made them first, so tests that start
+/// several gnubg processes at once on a fresh machine make them beforehand
+/// (a recursive create does not mind a concurrent creator).
+pub fn gnubg_home() {
+    use std::os::unix::fs::DirBuilderExt;
+    if let Some(home) = std::env::var_os("HOME") {
+        // Private, as gnubg makes them.
+        let _ = std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(Path::new(&home).join(".gnubg").join("backup"));
+    }
 }
 
 /// A file or directory of the repository's `testdata/`.
@@ -123,6 +142,7 @@ pub fn cpu_vendor() -> String {
 /// processes.
 pub fn gnubg_python(body: &str, inputs: &[String], workers: usize) -> Vec<String> {
     let dir = scratch("gnubg", "python");
+    gnubg_home();
     let chunk = inputs.len().div_ceil(workers.max(1)).max(1);
     let mut children = Vec::new();
     for (w, part) in inputs.chunks(chunk).enumerate() {
