@@ -26,7 +26,11 @@ full=$(git rev-parse --verify -q "$commit^{commit}") || {
   echo "td-vs-commit.sh: unknown commit '$commit'" >&2
   exit 2
 }
-base_target="$root/target-${full:0:12}"
+# RUSTFLAGS (e.g. "-C target-cpu=native") builds both binaries alike; the earlier
+# commit's then goes to a folder named for the flags too.
+flags=""
+[ -n "${RUSTFLAGS:-}" ] && flags="-$(printf %s "$RUSTFLAGS" | md5sum | cut -c1-8)"
+base_target="$root/target-${full:0:12}$flags"
 tmp=$(mktemp -d)
 cleanup() {
   git -C "$root" worktree remove --force "$tmp/src" 2>/dev/null || true
