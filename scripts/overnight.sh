@@ -195,7 +195,7 @@ if [ -n "${BGKIT_BIN:-}" ]; then
   log "using the binaries in $bin (BGKIT_BIN)"
 else
   # The binaries run where they are built, so they are built for this CPU
-  # (target-cpu=native: 1.15x self-play per core on an AVX-512 EPYC, every output bit
+  # (target-cpu=native: 1.12-1.15x self-play per core on an AVX-512 EPYC, every output bit
   # the same; trainer/README "Built for the CPU") into target/native, unless RUSTFLAGS
   # is set (RUSTFLAGS= builds portable binaries into target/).
   if [ -z "${RUSTFLAGS+set}" ]; then
