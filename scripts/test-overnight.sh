@@ -130,17 +130,15 @@ fi
 # Three rounds' contact training, each on 2 data files of 1,000 records for 10 epochs in
 # 2 s: 1e-4 s per record and epoch. A 512-unit fit of 60 epochs on 8 rounds of 1,000
 # records, from 256-unit rounds: 1.25 * 1e-4 * 2 * 8,000 * 60 = 120 s.
+# Round 1 is timed slower (20 s): only the last 3 rounds (2-4) may count.
 fs="$scratch/fit-share"
-for k in 1 2 3; do
-  mkdir -p "$fs/round-$k/contact"
-  echo '{"data": [{"class_records": 1000}, {"class_records": 1000}], "epoch": 10, "elapsed_seconds": 2.0}' \
-    >"$fs/round-$k/contact/supervised.json"
-done
-# Round 1 timed slower (elapsed 20 s): the last 3 rounds only (rounds 2-4) are used.
-echo '{"data": [{"class_records": 1000}, {"class_records": 1000}], "epoch": 10, "elapsed_seconds": 20.0}' \
-  >"$fs/round-1/contact/supervised.json"
-mkdir -p "$fs/round-4/contact"
-cp "$fs/round-2/contact/supervised.json" "$fs/round-4/contact/"
+timed() { # ROUND SECONDS: that round's contact training of 2 x 1,000 records, 10 epochs
+  mkdir -p "$fs/round-$1/contact"
+  printf '{"data": [{"class_records": 1000}, {"class_records": 1000}], "epoch": 10, "elapsed_seconds": %s}\n' \
+    "$2" >"$fs/round-$1/contact/supervised.json"
+}
+timed 1 20.0
+for k in 2 3 4; do timed "$k" 2.0; done
 got=$(python3 "$here/fit-share.py" "$fs" 3600 4 0.17 8 60 256 512)  # 120 / 3600
 got_capped=$(python3 "$here/fit-share.py" "$fs" 600 4 0.17 8 60 256 512)  # 0.2 > 0.17
 got_all=$(python3 "$here/fit-share.py" "$fs" 3600 4 0.17 0 60 256 512)  # FIT_ROUNDS 0

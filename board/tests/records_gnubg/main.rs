@@ -27,7 +27,8 @@ use board::MatchState;
 
 use games::{coverage, test_matches};
 use gnubg_keeps::{as_gnubg_keeps_it, mat_deviations, mat_differences, without_rule_tags};
-use oracle::{compare, decode_match_id, gnubg_available, run_gnubg};
+use oracle::{compare, decode_match_id, run_gnubg};
+use test_support::{have, GNUBG};
 use xg_style::{play_outline, xg_style};
 
 /// A fresh scratch directory for one test.
@@ -82,7 +83,7 @@ fn records_test_match_id_decoder_agrees_with_match_state() {
 
 #[test]
 fn records_written_by_bgkit_replay_identically_in_gnubg() {
-    if !gnubg_available("records_written_by_bgkit_replay_identically_in_gnubg") {
+    if !have(&[GNUBG]) {
         return;
     }
     let dir = scratch("replay");
@@ -142,7 +143,7 @@ fn records_written_by_bgkit_replay_identically_in_gnubg() {
 
 #[test]
 fn records_exported_by_gnubg_read_back_identically() {
-    if !gnubg_available("records_exported_by_gnubg_read_back_identically") {
+    if !have(&[GNUBG]) {
         return;
     }
     let dir = scratch("export");

@@ -8,20 +8,7 @@ use std::path::Path;
 use std::process::Command;
 
 use board::records::{Action, MatchRecord, Replay, Seat};
-
-pub(crate) const GNUBG: &str = "/usr/games/gnubg";
-
-/// Whether gnubg can be used; panics when it is required but missing.
-pub(crate) fn gnubg_available(test: &str) -> bool {
-    if Path::new(GNUBG).exists() {
-        return true;
-    }
-    if std::env::var("BGKIT_REQUIRE_GNUBG").is_ok_and(|v| v == "1") {
-        panic!("{test}: {GNUBG} is missing but BGKIT_REQUIRE_GNUBG=1");
-    }
-    eprintln!("{test}: skipped, {GNUBG} is not installed (set BGKIT_REQUIRE_GNUBG=1 to fail instead)");
-    false
-}
+use test_support::GNUBG;
 
 /// Loads each file, dumps gnubg's view of the match, and runs the extra commands.
 /// Jobs: one per line, tab-separated: `sgf|mat`, path, then commands to run after.
