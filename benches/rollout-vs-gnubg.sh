@@ -5,10 +5,14 @@
 # seconds of each process minus its start-up (a run with no rollouts), so that other
 # load on the machine does not count. Prints trials per second with and without
 # variance reduction, and both programs' results for a sanity check.
+# The two programs take turns, [reps] rounds of each (the order flips every round), and
+# the ratio printed is the median of the rounds' ratios with their range: on a shared
+# machine a program's speed drifts by 10-25 % between minutes, which one round each
+# would put into the ratio.
 #
-# Usage: benches/rollout-vs-gnubg.sh [positions] [trials] [vr-trials]
+# Usage: benches/rollout-vs-gnubg.sh [positions] [trials] [vr-trials] [reps]
 #   defaults: 5 positions (the opening and contact positions of a seeded self-play
-#   game), 1296 trials without variance reduction, 72 trials with it.
+#   game), 1296 trials without variance reduction, 72 trials with it, 3 rounds.
 #   BGKIT_ARGS: more arguments for `datasets rollout`, e.g. the training setup of
 #   issue 17, own nets with pruned move choices:
 #   BGKIT_ARGS="--weights nets/zero-2h30.wd --prune-moves" (gnubg keeps its nets).
@@ -18,6 +22,8 @@ set -euo pipefail
 positions=${1:-5}
 trials=${2:-1296}
 vr_trials=${3:-72}
+reps=${4:-3}
+case "$reps" in ''|*[!0-9]*|0) echo "rollout-vs-gnubg.sh: reps must be a positive integer, got '$reps'" >&2; exit 2 ;; esac
 root=$(cd "$(dirname "$0")/.." && pwd)
 target=${CARGO_TARGET_DIR:-$root/target}
 cargo build --release -q -p datasets --manifest-path "$root/Cargo.toml"
@@ -30,8 +36,8 @@ trap 'rm -rf "$tmp"' EXIT
 "$ours" sample --games 1 --seed 1 --classes contact --epsilon 0 --threads 1 --quiet -o "$tmp/all.csv"
 head -n $((positions + 1)) "$tmp/all.csv" > "$tmp/positions.csv"
 
-python3 - "$ours" "$gnubg" "$tmp" "$trials" "$vr_trials" "${BGKIT_ARGS:-}" <<'PY'
-import csv, os, re, resource, shlex, subprocess, sys
+python3 - "$ours" "$gnubg" "$tmp" "$trials" "$vr_trials" "${BGKIT_ARGS:-}" "$reps" <<'PY'
+import csv, os, re, resource, shlex, statistics, subprocess, sys
 
 ours, gnubg, tmp, trials, vr_trials = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
 ids = [r["position_id"] for r in csv.DictReader(open(f"{tmp}/positions.csv"))]
@@ -81,18 +87,29 @@ def ours_run(n, varredn, ids):
 g0, _ = gnubg_run(trials, False, [])
 o0, _ = ours_run(trials, False, [])
 print(f"start-up CPU: gnubg {g0:.2f}s, bgkit {o0:.2f}s (subtracted)")
+reps = int(sys.argv[7])
 for varredn, n in ((False, trials), (True, vr_trials)):
-    gs, gr = gnubg_run(n, varredn, ids)
-    os_, orr = ours_run(n, varredn, ids)
-    gs, os_ = max(gs - g0, 1e-9), max(os_ - o0, 1e-9)
     label = "with variance reduction" if varredn else "without variance reduction"
-    print(f"\n{len(ids)} positions x {n} trials, {label}")
+    total = len(ids) * n
+    print(f"\n{len(ids)} positions x {n} trials, {label}, {reps} rounds")
+    ratios = []
+    for r in range(reps):
+        # Alternate which program runs first, so that a drift favours neither.
+        if r % 2 == 0:
+            gs, gr = gnubg_run(n, varredn, ids)
+            os_, orr = ours_run(n, varredn, ids)
+        else:
+            os_, orr = ours_run(n, varredn, ids)
+            gs, gr = gnubg_run(n, varredn, ids)
+        gs, os_ = max(gs - g0, 1e-9), max(os_ - o0, 1e-9)
+        ratios.append(gs / os_)
+        print(f"round {r + 1}: gnubg {total / gs:8.1f} trials/s ({gs:.2f} CPU s), "
+              f"bgkit {total / os_:8.1f} trials/s ({os_:.2f} CPU s), {gs / os_:.2f}x")
+    # Every round rolls out with the same seeds: the last one's results stand for all.
     print(f"{'position':16} {'gnubg win':>16} {'bgkit win':>16}")
     for i, a, b in zip(ids, gr, orr):
         fa = f"{a[0]:.3f}+-{a[1]:.3f}" if a else "?"
         print(f"{i:16} {fa:>16} {b[0]:.3f}+-{b[1]:.3f}")
-    total = len(ids) * n
-    print(f"gnubg: {total / gs:8.1f} trials/s ({gs:.2f} CPU s)")
-    print(f"bgkit: {total / os_:8.1f} trials/s ({os_:.2f} CPU s)")
-    print(f"ratio: {gs / os_:.2f}x per thread")
+    spread = f" (rounds {min(ratios):.2f}-{max(ratios):.2f}x)" if reps > 1 else ""
+    print(f"ratio: {statistics.median(ratios):.2f}x per thread, median of {reps}{spread}")
 PY

@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use board::{Dice, DiceStream, Move, MoveGen, Position};
 use evaluator::bearoff::BearoffDbs;
+use evaluator::nets::GnubgNets;
 use evaluator::search::{Lookahead, FILTERS_NORMAL};
 use evaluator::weights::Weights;
 use evaluator::{Evaluator, NetSource};
@@ -95,36 +96,29 @@ impl Player for RandomPlayer {
 /// The most plies a player may look ahead (the depth of gnubg's move filters).
 pub const MAX_PLIES: u32 = 4;
 
-/// A move chosen by an evaluator at `plies` plies: 0-ply is [`Evaluator::best_move`];
-/// deeper is gnubg's `FindnSaveBestMoves` with its normal move filters and pruning.
-fn choose_at<N: NetSource>(
-    ev: &Evaluator<N>,
+/// A player that is an evaluator: it chooses at `plies` plies, 0-ply by
+/// [`Evaluator::best_move`], deeper by gnubg's `FindnSaveBestMoves` with its normal move
+/// filters and pruning. [`NetPlayer`] runs a trainer model, [`GnubgPlayer`] gnubg's nets.
+pub struct EnginePlayer<N: NetSource> {
+    name: String,
+    engine: Evaluator<N>,
     plies: u32,
-    ctx: &mut PlayContext,
-    pos: &Position,
-    dice: Dice,
-) -> Result<Option<Move>, TrainerError> {
-    let best = if plies == 0 {
-        ev.best_move(&mut ctx.gen, pos, dice)?
-    } else {
-        ev.best_move_plied(
-            &mut ctx.gen,
-            pos,
-            dice,
-            plies,
-            &FILTERS_NORMAL,
-            Lookahead::default(),
-        )?
-    };
-    Ok(best.map(|(m, _)| m))
 }
 
 /// A trainer model, played by the evaluator (see [`crate::engine`]) at 0 ply or, with
-/// [`NetPlayer::with_plies`], deeper.
-pub struct NetPlayer {
-    name: String,
-    engine: Evaluator<Model>,
-    plies: u32,
+/// [`EnginePlayer::with_plies`], deeper.
+pub type NetPlayer = EnginePlayer<Model>;
+
+/// gnubg's nets and bearoff databases through bgkit's gnubg-exact evaluator, at 0 ply
+/// or, with [`EnginePlayer::with_plies`], deeper (gnubg's normal move filters).
+pub type GnubgPlayer = EnginePlayer<GnubgNets>;
+
+impl<N: NetSource> EnginePlayer<N> {
+    /// The same player choosing its moves `plies` deep (at most [`MAX_PLIES`]).
+    pub fn with_plies(mut self, plies: u32) -> EnginePlayer<N> {
+        self.plies = plies.min(MAX_PLIES);
+        self
+    }
 }
 
 impl NetPlayer {
@@ -132,17 +126,11 @@ impl NetPlayer {
     /// empty, if the model is configured without them).
     pub fn new(name: impl Into<String>, model: Model, dbs: Arc<BearoffDbs>) -> NetPlayer {
         let dbs = databases_for(&model, &dbs);
-        NetPlayer {
+        EnginePlayer {
             name: name.into(),
             engine: Evaluator::with_nets(model, dbs).with_laid_out_outputs(),
             plies: 0,
         }
-    }
-
-    /// The same player choosing its moves `plies` deep (at most [`MAX_PLIES`]).
-    pub fn with_plies(mut self, plies: u32) -> NetPlayer {
-        self.plies = plies.min(MAX_PLIES);
-        self
     }
 
     /// The model.
@@ -151,47 +139,18 @@ impl NetPlayer {
     }
 }
 
-impl Player for NetPlayer {
-    fn name(&self) -> String {
-        self.name.clone()
-    }
-
-    fn choose(
-        &self,
-        ctx: &mut PlayContext,
-        pos: &Position,
-        dice: Dice,
-    ) -> Result<Option<Move>, TrainerError> {
-        choose_at(&self.engine, self.plies, ctx, pos, dice)
-    }
-}
-
-/// gnubg's nets and bearoff databases through bgkit's gnubg-exact evaluator, at 0 ply
-/// or, with [`GnubgPlayer::with_plies`], deeper (gnubg's normal move filters).
-pub struct GnubgPlayer {
-    name: String,
-    evaluator: Evaluator,
-    plies: u32,
-}
-
 impl GnubgPlayer {
     /// A 0-ply player for an evaluator.
     pub fn new(name: impl Into<String>, evaluator: Evaluator) -> GnubgPlayer {
-        GnubgPlayer {
+        EnginePlayer {
             name: name.into(),
-            evaluator,
+            engine: evaluator,
             plies: 0,
         }
     }
-
-    /// The same player choosing its moves `plies` deep (at most [`MAX_PLIES`]).
-    pub fn with_plies(mut self, plies: u32) -> GnubgPlayer {
-        self.plies = plies.min(MAX_PLIES);
-        self
-    }
 }
 
-impl Player for GnubgPlayer {
+impl<N: NetSource> Player for EnginePlayer<N> {
     fn name(&self) -> String {
         self.name.clone()
     }
@@ -202,7 +161,20 @@ impl Player for GnubgPlayer {
         pos: &Position,
         dice: Dice,
     ) -> Result<Option<Move>, TrainerError> {
-        choose_at(&self.evaluator, self.plies, ctx, pos, dice)
+        let (ev, plies) = (&self.engine, self.plies);
+        let best = if plies == 0 {
+            ev.best_move(&mut ctx.gen, pos, dice)?
+        } else {
+            ev.best_move_plied(
+                &mut ctx.gen,
+                pos,
+                dice,
+                plies,
+                &FILTERS_NORMAL,
+                Lookahead::default(),
+            )?
+        };
+        Ok(best.map(|(m, _)| m))
     }
 }
 

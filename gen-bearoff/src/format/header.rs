@@ -39,6 +39,16 @@ pub enum HeaderStyle {
     None,
 }
 
+impl HeaderStyle {
+    /// Where the data starts: after the 40-byte header, or at 0 without one.
+    pub fn data_offset(self) -> u64 {
+        match self {
+            HeaderStyle::None => 0,
+            HeaderStyle::Gnubg | HeaderStyle::Wide => HEADER_LEN as u64,
+        }
+    }
+}
+
 /// Parameters of a one-sided database.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OneSidedParams {

@@ -6,7 +6,8 @@ use std::path::Path;
 use fileio::mmap::{MapError, MapErrorKind};
 
 use crate::error::BearoffError;
-use crate::format::header::Header;
+use crate::format::header::{Header, HeaderStyle, Kind};
+use crate::format::index::PositionIndex;
 
 /// A whole file mapped read-only. Every access is bounds-checked: a truncated file gives
 /// [`BearoffError::Corrupt`], never a panic.
@@ -37,6 +38,34 @@ impl MappedFile {
             source,
         })?;
         Ok((file, header))
+    }
+
+    /// Maps `path`, parses its header and hands the file, the header's kind and style
+    /// to `build`, which returns `None` for a kind it does not read: that is an error
+    /// saying the file is not `expected` (e.g. "a one-sided database").
+    pub fn open_as<T>(
+        path: &Path,
+        expected: &str,
+        build: impl FnOnce(MappedFile, Kind, HeaderStyle) -> Option<Result<T, BearoffError>>,
+    ) -> Result<T, BearoffError> {
+        let (file, header) = MappedFile::open_with_header(path)?;
+        build(file, header.kind, header.style).unwrap_or_else(|| {
+            Err(BearoffError::WrongKind {
+                path: path.to_path_buf(),
+                why: format!("expected {expected}, found {}", header.kind),
+            })
+        })
+    }
+
+    /// The ranking of one side's positions of `points` points and `checkers` checkers
+    /// (at most 24 points), or an error naming this file as of an unsupported size.
+    pub fn position_index(&self, points: u8, checkers: u8) -> Result<PositionIndex, BearoffError> {
+        PositionIndex::new(usize::from(points), usize::from(checkers))
+            .filter(|_| points <= 24)
+            .ok_or_else(|| BearoffError::WrongKind {
+                path: self.path().to_path_buf(),
+                why: format!("unsupported size {points}x{checkers}"),
+            })
     }
 
     /// The file's path.

@@ -10,33 +10,29 @@ use board::Position;
 use super::record::{HyperRecord, RECORD_LEN};
 use super::space::{classify, Class, MAX_HYPER_CHECKERS, SLOTS};
 use crate::error::BearoffError;
-use crate::format::header::{HeaderStyle, Kind, HEADER_LEN};
+use crate::format::header::{HeaderStyle, Kind};
 use crate::format::index::PositionIndex;
 use crate::format::mapped::MappedFile;
+use crate::format::square::SquareFile;
 
 /// A hypergammon database opened for reading.
 #[derive(Debug)]
 pub struct HyperDb {
-    file: MappedFile,
+    square: SquareFile,
     checkers: u8,
-    style: HeaderStyle,
-    index: PositionIndex,
-    n: u64,
-    base: u64,
 }
 
 impl HyperDb {
     /// Opens a hypergammon database (gnubg's `gnubg-H<C>` header).
     pub fn open(path: impl AsRef<Path>) -> Result<HyperDb, BearoffError> {
-        let path = path.as_ref();
-        let (file, header) = MappedFile::open_with_header(path)?;
-        match header.kind {
-            Kind::Hypergammon { checkers } => HyperDb::from_file(file, checkers, header.style),
-            other => Err(BearoffError::WrongKind {
-                path: path.to_path_buf(),
-                why: format!("expected a hypergammon database, found {other}"),
-            }),
-        }
+        MappedFile::open_as(
+            path.as_ref(),
+            "a hypergammon database",
+            |file, kind, style| match kind {
+                Kind::Hypergammon { checkers } => Some(HyperDb::from_file(file, checkers, style)),
+                _ => None,
+            },
+        )
     }
 
     /// Opens a headerless file of `checkers`-checker records (gnubg never writes one, but
@@ -62,30 +58,8 @@ impl HyperDb {
             });
         }
         let index = PositionIndex::new(SLOTS, usize::from(checkers)).expect("1-3 checkers");
-        let n = index.count();
-        let base = if style == HeaderStyle::None {
-            0
-        } else {
-            HEADER_LEN as u64
-        };
-        let expected = base + n * n * RECORD_LEN as u64;
-        if file.len() != expected {
-            return Err(BearoffError::corrupt(
-                file.path(),
-                format!(
-                    "{n}x{n} hypergammon records need {expected} bytes, the file has {}",
-                    file.len()
-                ),
-            ));
-        }
-        Ok(HyperDb {
-            file,
-            checkers,
-            style,
-            index,
-            n,
-            base,
-        })
+        let square = SquareFile::new(file, style, index, RECORD_LEN as u64, "hypergammon records")?;
+        Ok(HyperDb { square, checkers })
     }
 
     /// Checkers per side.
@@ -95,44 +69,41 @@ impl HyperDb {
 
     /// The header style.
     pub fn style(&self) -> HeaderStyle {
-        self.style
+        self.square.style()
     }
 
     /// One-sided positions per side.
     pub fn positions_per_side(&self) -> u64 {
-        self.n
+        self.square.positions_per_side()
     }
 
     /// Number of records (`n²`).
     pub fn count(&self) -> u64 {
-        self.n * self.n
+        self.square.count()
     }
 
     /// The one-sided ranking (25 slots).
     pub fn index(&self) -> &PositionIndex {
-        &self.index
+        self.square.index()
     }
 
     /// The file's path.
     pub fn path(&self) -> &Path {
-        self.file.path()
+        self.square.path()
     }
 
     /// Record index of a pair of one-sided indices (side on roll first).
     pub fn record_index(&self, us: u64, them: u64) -> Result<u64, BearoffError> {
-        BearoffError::pair_index(us, them, self.n)
+        self.square.record_index(us, them)
     }
 
     /// Record `index` (`us * n + them`). A non-zero padding byte is reported as
     /// corruption.
     pub fn record(&self, index: u64) -> Result<HyperRecord, BearoffError> {
-        BearoffError::check_index(index, self.count())?;
-        let bytes = self
-            .file
-            .slice(self.base + index * RECORD_LEN as u64, RECORD_LEN as u64)?;
+        let bytes = self.square.record_bytes(index)?;
         if !HyperRecord::padding_ok(bytes) {
             return Err(BearoffError::corrupt(
-                self.file.path(),
+                self.path(),
                 format!("record {index} has a non-zero padding byte"),
             ));
         }
@@ -143,7 +114,7 @@ impl HyperDb {
     /// than `C` checkers and for a board where both sides share a point.
     pub fn indices_of(&self, pos: &Position) -> Result<(u64, u64), BearoffError> {
         let rank = |side: &[u8]| {
-            self.index.rank(side).ok_or_else(|| {
+            self.index().rank(side).ok_or_else(|| {
                 BearoffError::NotCovered(format!(
                     "a {}-checker hypergammon database holds sides with at most {} checkers",
                     self.checkers, self.checkers
@@ -161,6 +132,6 @@ impl HyperDb {
     /// The record of a position (player on roll in `sides()[1]`, before rolling).
     pub fn record_of(&self, pos: &Position) -> Result<HyperRecord, BearoffError> {
         let (us, them) = self.indices_of(pos)?;
-        self.record(us * self.n + them)
+        self.record(self.record_index(us, them)?)
     }
 }

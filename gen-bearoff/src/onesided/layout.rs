@@ -68,7 +68,7 @@ pub fn compressed_words(table: &ExactTable, gammon: bool) -> u64 {
 /// Size in bytes of the file these options produce for `table`.
 pub fn exact_file_size(table: &ExactTable, opts: &OneSidedWriteOptions) -> u64 {
     let n = table.bearoff.len() as u64;
-    let head = if opts.style == HeaderStyle::None { 0 } else { 40 };
+    let head = opts.style.data_offset();
     let g = opts.params.gammon;
     if opts.params.compressed {
         head + n * index_entry_len(g, opts.style == HeaderStyle::Wide) + 2 * compressed_words(table, g)

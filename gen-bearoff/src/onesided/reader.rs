@@ -4,7 +4,7 @@ use std::path::Path;
 
 use crate::error::BearoffError;
 use crate::format::encoding::{read_u16s, DIST_TOTAL, ROLLS};
-use crate::format::header::{HeaderStyle, Kind, OneSidedParams, HEADER_LEN};
+use crate::format::header::{HeaderStyle, Kind, OneSidedParams};
 use crate::format::index::PositionIndex;
 use crate::format::mapped::MappedFile;
 use crate::onesided::layout::{index_entry_len, record_len, NORMAL_RECORD_LEN};
@@ -122,15 +122,14 @@ fn normal_density(x: f32, mu: f32, sigma: f32) -> f32 {
 impl OneSidedDb {
     /// Opens a one-sided database with a header (gnubg's or bgkit's wide one).
     pub fn open(path: impl AsRef<Path>) -> Result<OneSidedDb, BearoffError> {
-        let path = path.as_ref();
-        let (file, header) = MappedFile::open_with_header(path)?;
-        match header.kind {
-            Kind::OneSided(params) => OneSidedDb::from_file(file, params, header.style),
-            other => Err(BearoffError::WrongKind {
-                path: path.to_path_buf(),
-                why: format!("expected a one-sided database, found {other}"),
-            }),
-        }
+        MappedFile::open_as(
+            path.as_ref(),
+            "a one-sided database",
+            |file, kind, style| match kind {
+                Kind::OneSided(params) => Some(OneSidedDb::from_file(file, params, style)),
+                _ => None,
+            },
+        )
     }
 
     /// Opens a headerless file (gnubg's `-H`) whose parameters the caller knows.
@@ -147,18 +146,9 @@ impl OneSidedDb {
         params: OneSidedParams,
         style: HeaderStyle,
     ) -> Result<OneSidedDb, BearoffError> {
-        let index = PositionIndex::new(usize::from(params.points), usize::from(params.checkers))
-            .filter(|_| params.points <= 24)
-            .ok_or_else(|| BearoffError::WrongKind {
-                path: file.path().to_path_buf(),
-                why: format!("unsupported size {}x{}", params.points, params.checkers),
-            })?;
+        let index = file.position_index(params.points, params.checkers)?;
         let count = index.count();
-        let base = if style == HeaderStyle::None {
-            0
-        } else {
-            HEADER_LEN as u64
-        };
+        let base = style.data_offset();
         let wide = style == HeaderStyle::Wide;
         let entry_len = index_entry_len(params.gammon, wide);
         let mut db = OneSidedDb {

@@ -8,20 +8,16 @@ use std::path::Path;
 
 use crate::error::BearoffError;
 use crate::format::encoding::{equity_f32, equity_f64, equity_from_u16};
-use crate::format::header::{HeaderStyle, Kind, TwoSidedParams, HEADER_LEN};
+use crate::format::header::{HeaderStyle, Kind, TwoSidedParams};
 use crate::format::index::PositionIndex;
 use crate::format::mapped::MappedFile;
+use crate::format::square::SquareFile;
 
 /// A two-sided database opened for reading.
 #[derive(Debug)]
 pub struct TwoSidedDb {
-    file: MappedFile,
+    square: SquareFile,
     params: TwoSidedParams,
-    style: HeaderStyle,
-    index: PositionIndex,
-    n: u64,
-    base: u64,
-    values: u64,
 }
 
 /// One record's stored equities, from the side on roll's point of view, per unit cube,
@@ -76,15 +72,14 @@ impl Equities {
 impl TwoSidedDb {
     /// Opens a two-sided database with a header.
     pub fn open(path: impl AsRef<Path>) -> Result<TwoSidedDb, BearoffError> {
-        let path = path.as_ref();
-        let (file, header) = MappedFile::open_with_header(path)?;
-        match header.kind {
-            Kind::TwoSided(params) => TwoSidedDb::from_file(file, params, header.style),
-            other => Err(BearoffError::WrongKind {
-                path: path.to_path_buf(),
-                why: format!("expected a two-sided database, found {other}"),
-            }),
-        }
+        MappedFile::open_as(
+            path.as_ref(),
+            "a two-sided database",
+            |file, kind, style| match kind {
+                Kind::TwoSided(params) => Some(TwoSidedDb::from_file(file, params, style)),
+                _ => None,
+            },
+        )
     }
 
     /// Opens a headerless file whose parameters the caller knows.
@@ -101,38 +96,10 @@ impl TwoSidedDb {
         params: TwoSidedParams,
         style: HeaderStyle,
     ) -> Result<TwoSidedDb, BearoffError> {
-        let index = PositionIndex::new(usize::from(params.points), usize::from(params.checkers))
-            .filter(|_| params.points <= 24)
-            .ok_or_else(|| BearoffError::WrongKind {
-                path: file.path().to_path_buf(),
-                why: format!("unsupported size {}x{}", params.points, params.checkers),
-            })?;
-        let n = index.count();
-        let base = if style == HeaderStyle::None {
-            0
-        } else {
-            HEADER_LEN as u64
-        };
+        let index = file.position_index(params.points, params.checkers)?;
         let values = if params.cubeful { 4 } else { 1 };
-        let expected = base + n * n * 2 * values;
-        if file.len() != expected {
-            return Err(BearoffError::corrupt(
-                file.path(),
-                format!(
-                    "{n}x{n} records need {expected} bytes, the file has {}",
-                    file.len()
-                ),
-            ));
-        }
-        Ok(TwoSidedDb {
-            file,
-            params,
-            style,
-            index,
-            n,
-            base,
-            values,
-        })
+        let square = SquareFile::new(file, style, index, 2 * values, "records")?;
+        Ok(TwoSidedDb { square, params })
     }
 
     /// The file's parameters.
@@ -142,40 +109,37 @@ impl TwoSidedDb {
 
     /// The header style.
     pub fn style(&self) -> HeaderStyle {
-        self.style
+        self.square.style()
     }
 
     /// One-sided positions per side.
     pub fn positions_per_side(&self) -> u64 {
-        self.n
+        self.square.positions_per_side()
     }
 
     /// Number of records (`n²`).
     pub fn count(&self) -> u64 {
-        self.n * self.n
+        self.square.count()
     }
 
     /// The one-sided ranking.
     pub fn index(&self) -> &PositionIndex {
-        &self.index
+        self.square.index()
     }
 
     /// The file's path.
     pub fn path(&self) -> &Path {
-        self.file.path()
+        self.square.path()
     }
 
     /// Record index of a pair of one-sided indices.
     pub fn record_index(&self, us: u64, them: u64) -> Result<u64, BearoffError> {
-        BearoffError::pair_index(us, them, self.n)
+        self.square.record_index(us, them)
     }
 
     /// The equities of record `index` (`us * n + them`).
     pub fn equities(&self, index: u64) -> Result<Equities, BearoffError> {
-        BearoffError::check_index(index, self.count())?;
-        let raw = self
-            .file
-            .slice(self.base + index * 2 * self.values, 2 * self.values)?;
+        let raw = self.square.record_bytes(index)?;
         let mut out = [0u16; 4];
         for (k, c) in raw.chunks_exact(2).enumerate() {
             out[k] = u16::from_le_bytes([c[0], c[1]]);
@@ -190,13 +154,13 @@ impl TwoSidedDb {
     /// within this database.
     pub fn equities_of(&self, pos: &board::Position) -> Result<Equities, BearoffError> {
         let (us, them) = self.indices_of(pos)?;
-        self.equities(us * self.n + them)
+        self.equities(self.record_index(us, them)?)
     }
 
     /// One-sided indices (on roll, opponent) of a position.
     pub fn indices_of(&self, pos: &board::Position) -> Result<(u64, u64), BearoffError> {
         let rank = |side: &[u8]| {
-            self.index.rank(side).ok_or_else(|| {
+            self.index().rank(side).ok_or_else(|| {
                 BearoffError::NotCovered(format!(
                     "each side needs at most {} checkers, all within its first {} points",
                     self.params.checkers, self.params.points
