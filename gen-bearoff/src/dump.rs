@@ -35,10 +35,11 @@ pub enum DumpTarget {
 
 fn status(db: &BearoffDb) -> String {
     let mut s = String::new();
-    let (sided, checkers, points, count) = match db {
-        BearoffDb::OneSided(d) => (1, d.params().checkers, d.params().points, d.count()),
-        BearoffDb::TwoSided(d) => (2, d.params().checkers, d.params().points, d.positions_per_side()),
-        BearoffDb::Hypergammon(d) => (2, d.checkers(), 25, d.positions_per_side()),
+    let count = db.positions_per_side();
+    let (sided, checkers, points) = match db {
+        BearoffDb::OneSided(d) => (1, d.params().checkers, d.params().points),
+        BearoffDb::TwoSided(d) => (2, d.params().checkers, d.params().points),
+        BearoffDb::Hypergammon(d) => (2, d.checkers(), 25),
     };
     if let BearoffDb::Hypergammon(d) = db {
         let _ = writeln!(
@@ -115,11 +116,7 @@ fn side_of(index: &crate::format::index::PositionIndex, i: u64) -> Result<[u8; 2
 /// The position `target` names in `db`, with the indices of the side on roll and of
 /// the opponent (each side's rank in the database's index).
 pub fn locate(db: &BearoffDb, target: &DumpTarget) -> Result<(Position, u64, u64), BearoffError> {
-    let (index, per_side) = match db {
-        BearoffDb::OneSided(d) => (*d.index(), d.count()),
-        BearoffDb::TwoSided(d) => (*d.index(), d.positions_per_side()),
-        BearoffDb::Hypergammon(d) => (*d.index(), d.positions_per_side()),
-    };
+    let (index, per_side) = (*db.index(), db.positions_per_side());
     let (pos, us, them) = match target {
         DumpTarget::Index(id) => {
             // Checked as given: an index past the last pair is refused with the number

@@ -4,6 +4,7 @@ use std::path::Path;
 
 use crate::error::BearoffError;
 use crate::format::header::{Header, Kind};
+use crate::format::index::PositionIndex;
 use crate::format::mapped::MappedFile;
 use crate::hyper::HyperDb;
 use crate::onesided::OneSidedDb;
@@ -70,6 +71,21 @@ impl BearoffDb {
                 checkers: db.checkers(),
             },
         }
+    }
+
+    /// The ranking of one side's positions (one-sided records, or each side of a
+    /// two-sided or hypergammon record).
+    pub fn index(&self) -> &PositionIndex {
+        match self {
+            BearoffDb::OneSided(db) => db.index(),
+            BearoffDb::TwoSided(db) => db.index(),
+            BearoffDb::Hypergammon(db) => db.index(),
+        }
+    }
+
+    /// One-sided positions per side (`index().count()`).
+    pub fn positions_per_side(&self) -> u64 {
+        self.index().count()
     }
 
     /// The file's path.

@@ -108,11 +108,7 @@ struct Side {
 /// The record `target` names, as the `--json` document.
 fn json(db: &BearoffDb, target: &DumpTarget, name: &str) -> Result<Doc, BearoffError> {
     let (pos, us, them) = locate(db, target)?;
-    let per_side = match db {
-        BearoffDb::OneSided(d) => d.count(),
-        BearoffDb::TwoSided(d) => d.positions_per_side(),
-        BearoffDb::Hypergammon(d) => d.positions_per_side(),
-    };
+    let per_side = db.positions_per_side();
     let record = match db {
         BearoffDb::OneSided(d) => Record::OneSided {
             player: Box::new(one_side(d, us, pos.on_roll())?),
