@@ -23,7 +23,9 @@ positions=${1:-5}
 trials=${2:-1296}
 vr_trials=${3:-72}
 reps=${4:-3}
-case "$reps" in ''|*[!0-9]*|0) echo "rollout-vs-gnubg.sh: reps must be a positive integer, got '$reps'" >&2; exit 2 ;; esac
+case "$reps" in ''|*[!0-9]*) reps=bad ;; esac
+[ "$reps" != bad ] && (( 10#$reps > 0 )) || { echo "rollout-vs-gnubg.sh: reps must be a positive integer, got '${4:-}'" >&2; exit 2; }
+reps=$((10#$reps))
 root=$(cd "$(dirname "$0")/.." && pwd)
 target=${CARGO_TARGET_DIR:-$root/target}
 cargo build --release -q -p datasets --manifest-path "$root/Cargo.toml"
@@ -105,7 +107,8 @@ for varredn, n in ((False, trials), (True, vr_trials)):
         ratios.append(gs / os_)
         print(f"round {r + 1}: gnubg {total / gs:8.1f} trials/s ({gs:.2f} CPU s), "
               f"bgkit {total / os_:8.1f} trials/s ({os_:.2f} CPU s), {gs / os_:.2f}x")
-    # Every round rolls out with the same seeds: the last one's results stand for all.
+    # The last round's results, as a sanity check: bgkit's are the same in every round
+    # (a fixed seed), gnubg's may move by their standard errors from round to round.
     print(f"{'position':16} {'gnubg win':>16} {'bgkit win':>16}")
     for i, a, b in zip(ids, gr, orr):
         fa = f"{a[0]:.3f}+-{a[1]:.3f}" if a else "?"
