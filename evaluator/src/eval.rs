@@ -299,7 +299,7 @@ impl<N: NetSource> Evaluator<N> {
         }
         let run = |(after, values): &mut Buffers| {
             after.clear();
-            after.extend(results.into_iter().map(|r| r.swapped()));
+            Position::extend_swapped(after, results);
             self.evaluate_all(after, values)?;
             Ok(f(values))
         };

@@ -151,7 +151,8 @@ impl<N: NetSource> Evaluator<N> {
         }
         // Every result must be of one class with a net: the positions after the moves
         // (opponent on roll).
-        let after: Vec<Position> = results.iter().map(Position::swapped).collect();
+        let mut after = Vec::with_capacity(results.len());
+        Position::extend_swapped(&mut after, results.iter().copied());
         let class = self.classify(&after[0]);
         if !class.uses_net() || after[1..].iter().any(|a| self.classify(a) != class) {
             return Ok(None);
@@ -203,7 +204,8 @@ impl<N: NetSource> Evaluator<N> {
     ) -> Result<Option<(usize, Probabilities)>, EvalError> {
         // The positions after the moves, scored two at a time where that gives the
         // same values (not in incremental mode, whose lists score approximately).
-        let after: Vec<Position> = candidates.iter().map(|&i| results[i].swapped()).collect();
+        let mut after = Vec::with_capacity(candidates.len());
+        Position::extend_swapped(&mut after, candidates.iter().map(|&i| results[i]));
         let mut values = Vec::with_capacity(after.len());
         if self.incremental {
             for a in &after {

@@ -142,13 +142,13 @@ impl Helpers {
             job.model = Some(ModelPtr(*engine.nets()));
             job.dbs = Some(dbs.clone());
             job.after.clear();
-            job.after.extend(results[m..].iter().map(Position::swapped));
+            Position::extend_swapped(&mut job.after, results[m..].iter().copied());
             job.result = None;
         }
         slot.state.store(POSTED, Ordering::Release);
         let posted = Posted { slot };
         after.clear();
-        after.extend(results[..m].iter().map(Position::swapped));
+        Position::extend_swapped(after, results[..m].iter().copied());
         let mine = engine.evaluate_all(after, own);
         let (mut job, helped) = posted.collect();
         if helped {
