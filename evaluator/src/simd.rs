@@ -294,13 +294,13 @@ pub fn shot_count(masks: ShotMasks) -> Option<(i32, i32, i32)> {
 /// [`shot_count`] by the AVX2 kernel whatever the kernel in use, for tests; `None`
 /// where the CPU lacks it.
 pub fn shot_count_avx2(masks: ShotMasks) -> Option<(i32, i32, i32)> {
-    when_available!(shots_avx2::available(), shots_avx2::count(masks))
+    when_available!(shots_avx2::available(), shots_avx2::count(masks).get())
 }
 
 /// [`shot_count`] by the AVX-512 kernel whatever the kernel in use, for tests; `None`
 /// where the CPU lacks it.
 pub fn shot_count_avx512(masks: ShotMasks) -> Option<(i32, i32, i32)> {
-    when_available!(shots::available(), shots::count(masks))
+    when_available!(shots::available(), shots::count(masks).get())
 }
 
 /// Hidden activations of two input vectors of one net at once, into `act` (each

@@ -245,18 +245,21 @@ fn own_features(me: &[u8; 25], mm: &SlotMasks, sums: &SideSums, worst_all: i32) 
             older: 0,
         });
     }
-    SEEN.with_borrow_mut(|seen| {
-        let k = match seen.sides.iter().position(|s| s == me) {
-            Some(k) => k,
-            None => {
-                let k = seen.older;
-                seen.sides[k] = *me;
-                seen.values[k] = own_uncached(me, mm, sums.total, sums.moment1, worst_all);
-                k
-            }
-        };
-        seen.older = 1 - k;
-        seen.values[k]
+    SEEN.with_borrow_mut(|seen| match seen.sides.iter().position(|s| s == me) {
+        Some(k) => {
+            seen.older = 1 - k;
+            seen.values[k]
+        }
+        None => {
+            // The fresh values are returned as computed: read back from the memo just
+            // written, their loads spanned the stores and waited on them.
+            let k = seen.older;
+            let values = own_uncached(me, mm, sums.total, sums.moment1, worst_all);
+            seen.sides[k] = *me;
+            seen.values[k] = values;
+            seen.older = 1 - k;
+            values
+        }
     })
 }
 

@@ -5,6 +5,8 @@
 //! highest set bit comes from the exponent of the mask converted to a float. Same rules
 //! and integer results as the scalar code (tested equal on random positions).
 
+#[cfg(target_arch = "x86_64")]
+use super::shots::PackedCounts;
 use super::shots::ShotMasks;
 
 #[cfg(target_arch = "x86_64")]
@@ -89,13 +91,13 @@ impl Lanes {
 }
 
 /// (pips lost summed over the 36 rolls, rolls hitting at least one checker, rolls
-/// hitting two), as [`super::shots::count`].
+/// hitting two), packed, as [`super::shots::count`].
 ///
 /// # Safety
 /// The CPU must support AVX2 ([`available`]).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-pub unsafe fn count(m: ShotMasks) -> (i32, i32, i32) {
+pub unsafe fn count(m: ShotMasks) -> PackedCounts {
     let v = Lanes {
         hitters: _mm256_set1_epi32(m.hitters as i32),
         targets: _mm256_set1_epi32(m.targets as i32),
@@ -124,7 +126,7 @@ pub unsafe fn count(m: ShotMasks) -> (i32, i32, i32) {
     let (t0, o0, w0) = weigh(pn0, cn0, all, 2);
     let (t1, o1, w1) = weigh(pn1, cn1, second, 2);
     let (t2, o2, w2) = weigh(pd, cd, dd, 1);
-    (t0 + t1 + t2, o0 + o1 + o2, w0 + w1 + w2)
+    PackedCounts::new((t0 + t1 + t2, o0 + o1 + o2, w0 + w1 + w2))
 }
 
 /// Pips lost and checkers hit for the non-doubles of one register (`valid` lanes).
