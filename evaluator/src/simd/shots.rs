@@ -285,3 +285,19 @@ unsafe fn weigh(pips: __m512i, chequers: __m512i, lanes: __mmask16, w: i32) -> (
     let two = _mm512_mask_cmpgt_epi32_mask(lanes, chequers, _mm512_set1_epi32(1)).count_ones() as i32;
     (total, one * w, two * w)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::PackedCounts;
+
+    #[test]
+    fn packed_counts_come_back_unchanged() {
+        for pips in [0, 1, 431, 12 * 36 * 24, i32::MAX, -1, i32::MIN] {
+            for one in 0..=36 {
+                for two in [0, 1, one / 2, one] {
+                    assert_eq!(PackedCounts::new((pips, one, two)).get(), (pips, one, two));
+                }
+            }
+        }
+    }
+}
