@@ -1,9 +1,9 @@
 //! bgkit's one seed rule: every random stream in bgkit (dice, permutations, noise,
 //! initial weights, pairings) is seeded from the user's seed, a stream tag and an
-//! index, through [`derive`], so that results are a pure function of the seed and of
+//! index, through [`derive()`], so that results are a pure function of the seed and of
 //! the item's index, never of the thread count or the order of work.
 //!
-//! [`derive`] turns (seed, stream, index) into a 64-bit seed with the SplitMix64
+//! [`derive()`] turns (seed, stream, index) into a 64-bit seed with the SplitMix64
 //! finaliser [`mix64`] (Steele, Lea and Flood, "Fast splittable pseudorandom number
 //! generators", OOPSLA 2014; constants of Vigna's `splitmix64.c`):
 //!
@@ -39,7 +39,7 @@ pub fn derive(seed: u64, stream: u64, index: u64) -> u64 {
 }
 
 /// A 32-bit seed (for [`crate::DiceStream`], [`crate::Mt19937`]) for item `index` of
-/// `stream`: [`derive`] folded to 32 bits.
+/// `stream`: [`derive()`] folded to 32 bits.
 pub fn derive32(seed: u64, stream: u64, index: u64) -> u32 {
     let d = derive(seed, stream, index);
     (d ^ (d >> 32)) as u32

@@ -7,7 +7,7 @@ threads, the exit status with its one-line error message, the rule for outputs
 ([`outputs`]: an existing output needs `--force`, an output never replaces an input),
 writes to stdout and stderr that never panic ([`stream`]: a closed stdout ends
 the command quietly with status 0, a failed stderr is ignored), argument parsing with
-clap's errors in the same one-line form ([`parse`]), shell completions and man pages
+clap's errors in the same one-line form ([`mod@parse`]), shell completions and man pages
 generated from each tool's clap definition ([`docs`]), and what a benchmark ran on
 ([`about`]: version, git commit, CPU model, kernel).
 

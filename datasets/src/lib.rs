@@ -11,7 +11,7 @@ command.
   first turns ([`dice`]), common random numbers per trial, luck-adjusted variance
   reduction, exact two-sided bearoff values, truncation; standard errors per output.
 * [`play`]: gnubg's 0-ply move choice, returning the value of the chosen move too.
-* [`format`]: the three dataset files (wildbg-style CSV, gnubg-nn's training text,
+* [`mod@format`]: the three dataset files (wildbg-style CSV, gnubg-nn's training text,
   and a memory-mapped binary file with a versioned header and a checksum).
 * [`journal`]: results appended as they are computed, so that long runs resume.
 * [`shard`], [`merge`]: splitting a job across machines and joining the parts.

@@ -5,7 +5,7 @@
 //! order in which work is done: that is what makes results independent of the thread
 //! count and lets a job be split into shards.
 //!
-//! [`derive`] turns (seed, stream, index) into a 64-bit seed and [`SplitMix`] is the
+//! [`derive()`] turns (seed, stream, index) into a 64-bit seed and [`SplitMix`] is the
 //! SplitMix64 generator, used where dice are not involved (permutations for stratified
 //! dice, noise and random moves in self-play): both are bgkit's one seed rule,
 //! [`board::seed`], re-exported here; this module keeps the crate's stream tags.

@@ -15,7 +15,7 @@ lookups) and the benchmarks that measure the engine, behind the `evaluator` comm
 * [`probabilities`]: the five cubeless probabilities and the equity computed from them.
 * [`class`], [`sanity`], [`bearoff`]: classes, gnubg's corrections, database lookups.
 * [`corpus`]: fixed, reproducible position sets for benchmarks.
-* [`bench`]: the built-in benchmarks of `evaluator bench`.
+* [`mod@bench`]: the built-in benchmarks of `evaluator bench`.
 * [`engine`], [`datadir`]: which weights and databases build an evaluator (explicit
   paths, else `$BGKIT_DATA` and gnubg's install directories), found and opened.
 

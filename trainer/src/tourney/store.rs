@@ -1,6 +1,6 @@
 //! The tournament file on disk, shared by any number of processes, on one machine or
 //! on many sharing a filesystem: every change happens while holding the file's lock
-//! (`FILE.lock`, see [`lockfile`](super::lockfile): a lock file made with an atomic
+//! (`FILE.lock`, see [`super::lockfile`]: a lock file made with an atomic
 //! `link`, which works on NFS and cluster filesystems where `flock` is per machine),
 //! reading the file afresh, and is written atomically ([`fileio::write_atomic`]: a
 //! temporary file, fsynced and renamed over the file), so a reader never sees a

@@ -11,7 +11,7 @@
 //! assembly's [`remove_leftovers`] sweeps. A task is either one shard of one level
 //! (`--level I --shard K/N`, one job array per level) or a [`worker`] that goes through
 //! every level and claims shards as it goes (`--shard K/N` alone: one job array for the
-//! whole build). When every part is there, [`assemble`] checks that each level is
+//! whole build). When every part is there, [`assemble()`] checks that each level is
 //! covered exactly once and writes the database, byte for byte what one process writes.
 
 pub mod assemble;

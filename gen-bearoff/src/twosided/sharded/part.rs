@@ -1,6 +1,6 @@
 //! Part files: one shard's records of one level, as the generator lays them out in a
 //! level, behind a 64-byte header; the level's parts mapped read-only and seen as one
-//! level ([`LevelParts`]); and the check that a level's parts cover it exactly once.
+//! level (`LevelParts`); and the check that a level's parts cover it exactly once.
 //!
 //! Name: `L<level>-<K>of<N>.part` (numbers zero-padded to three digits), written under
 //! a unique temporary name beside it (`NAME.tmp<pid>-<n>`) and renamed when complete. Header (little endian): magic `bgkitTSP`,

@@ -1,6 +1,6 @@
 //! One task of a sharded build: shard `K/N` of level `s`, computed from the parts of the
 //! (up to) 24 levels below, mapped read-only, with the generator's own record loop
-//! ([`compute_chunk`]), and written as one part.
+//! (`compute_chunk`), and written as one part.
 
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
