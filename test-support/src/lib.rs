@@ -139,7 +139,10 @@ pub fn cpu_vendor() -> String {
 /// output file, `ci` a money cube and `ec` a 0-ply cubeless context) inside `workers`
 /// parallel `gnubg -t -q -r -p` processes over `inputs`, and returns the output lines
 /// in input order. Each gnubg call idles a little, so the work is split across
-/// processes.
+/// processes. The script ends the process itself (`os._exit`) once its output is
+/// closed: gnubg 1.07 sometimes never finishes its own exit after a search (seen once
+/// in 2-ply evaluations: the results written, the process asleep in a loop for 15
+/// minutes), which would hang the test.
 pub fn gnubg_python(body: &str, inputs: &[String], workers: usize) -> Vec<String> {
     let dir = scratch("gnubg", "python");
     gnubg_home();
@@ -162,7 +165,11 @@ pub fn gnubg_python(body: &str, inputs: &[String], workers: usize) -> Vec<String
              lines = [l for l in open({input:?}).read().split('\\n') if l]\n\
              out = open({output:?}, 'w')\n\
              {body}\n\
-             out.close()\n",
+             out.close()\n\
+             import os, sys\n\
+             sys.stdout.flush()\n\
+             sys.stderr.flush()\n\
+             os._exit(0)\n",
             input = input.display().to_string(),
             output = output.display().to_string(),
         );
