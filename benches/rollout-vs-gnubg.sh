@@ -23,9 +23,7 @@ positions=${1:-5}
 trials=${2:-1296}
 vr_trials=${3:-72}
 reps=${4:-3}
-case "$reps" in ''|*[!0-9]*) reps=bad ;; esac
-[ "$reps" != bad ] && (( 10#$reps > 0 )) || { echo "rollout-vs-gnubg.sh: reps must be a positive integer, got '${4:-}'" >&2; exit 2; }
-reps=$((10#$reps))
+[[ "$reps" =~ ^[1-9][0-9]*$ ]] || { echo "rollout-vs-gnubg.sh: '$reps' is not a positive count of rounds" >&2; exit 2; }
 root=$(cd "$(dirname "$0")/.." && pwd)
 target=${CARGO_TARGET_DIR:-$root/target}
 cargo build --release -q -p datasets --manifest-path "$root/Cargo.toml"
