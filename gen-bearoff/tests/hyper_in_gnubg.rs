@@ -10,13 +10,13 @@
 
 mod common;
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant, SystemTime};
 
 use common::{have, run_ok, scratch, GNUBG};
 use gen_bearoff::hyper::{Class, HyperDb, HyperSpace};
+use test_support::gnubg_output;
 
 const DIR: &str = "/var/lib/gnubg";
 
@@ -93,17 +93,12 @@ impl Drop for Installed {
 
 /// gnubg's `eval` of a position in the `c`-checker variant: the four cubeful equities.
 fn gnubg_eval(c: usize, position_id: &str) -> [f64; 4] {
-    let mut child = Command::new(GNUBG)
-        .args(["-t", "-q", "-r"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
     let script =
         format!("set variation {c}-chequer-hypergammon\nnew session\nset board {position_id}\neval\n");
-    child.stdin.take().unwrap().write_all(script.as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = gnubg_output(
+        Command::new(GNUBG).args(["-t", "-q", "-r"]),
+        Some(script.as_bytes()),
+    );
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         text.contains(&format!("Evaluator: \tHypergammon-{c}")),

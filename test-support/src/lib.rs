@@ -2,13 +2,15 @@
 //! only; it depends on no bgkit crate, so any of them can use it): where Debian's gnubg
 //! keeps its programs and files, skipping or failing when they are missing, the
 //! repository's oracle data, scratch directories, md5 sums, directory listings, the CPU
-//! maker, gnubg's Python interface run as a live oracle, and the CLI table's cases
-//! ([`cli`]).
+//! maker, gnubg run as a live oracle under a time limit ([`gnubg_output`],
+//! [`gnubg_python`]), and the CLI table's cases ([`cli`]).
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 pub mod cli;
+mod gnubg;
+
+pub use gnubg::{gnubg_output, gnubg_python, GNUBG_LIMIT};
 
 /// gnubg's weights (binary, 1.00).
 pub const WD: &str = "/usr/lib/gnubg/gnubg.wd";
@@ -133,74 +135,6 @@ pub fn cpu_vendor() -> String {
                 .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string())
         })
         .unwrap_or_default()
-}
-
-/// Runs `body` (Python, with `lines` = this worker's input lines, `out` = an open
-/// output file, `ci` a money cube and `ec` a 0-ply cubeless context) inside `workers`
-/// parallel `gnubg -t -q -r -p` processes over `inputs`, and returns the output lines
-/// in input order. Each gnubg call idles a little, so the work is split across
-/// processes. The script ends the process itself (`os._exit`) once its output is
-/// closed: gnubg 1.07 sometimes never finishes its own exit after a search (seen once
-/// in 2-ply evaluations: the results written, the process asleep in a loop for 15
-/// minutes), which would hang the test.
-pub fn gnubg_python(body: &str, inputs: &[String], workers: usize) -> Vec<String> {
-    let dir = scratch("gnubg", "python");
-    gnubg_home();
-    let chunk = inputs.len().div_ceil(workers.max(1)).max(1);
-    let mut children = Vec::new();
-    for (w, part) in inputs.chunks(chunk).enumerate() {
-        let input = dir.join(format!("in{w}.txt"));
-        let output = dir.join(format!("out{w}.txt"));
-        let errors = dir.join(format!("err{w}.txt"));
-        std::fs::write(&input, part.join("\n")).unwrap();
-        let script = dir.join(format!("s{w}.py"));
-        let program = format!(
-            "import gnubg\n\
-             gnubg.command('set player 0 human')\n\
-             gnubg.command('set player 1 human')\n\
-             gnubg.command('new game')\n\
-             gnubg.command('set jacoby off')\n\
-             ci = gnubg.cubeinfo(1, -1, 0, 0, (0, 0), 0, 0)\n\
-             ec = gnubg.evalcontext(0, 0, 1, 0, 0.0)\n\
-             lines = [l for l in open({input:?}).read().split('\\n') if l]\n\
-             out = open({output:?}, 'w')\n\
-             {body}\n\
-             out.close()\n\
-             import os, sys\n\
-             sys.stdout.flush()\n\
-             sys.stderr.flush()\n\
-             os._exit(0)\n",
-            input = input.display().to_string(),
-            output = output.display().to_string(),
-        );
-        std::fs::write(&script, program).unwrap();
-        let child = Command::new(GNUBG)
-            .args(["-t", "-q", "-r", "-p"])
-            .arg(&script)
-            .stdout(std::process::Stdio::null())
-            .stderr(std::fs::File::create(&errors).unwrap())
-            .spawn()
-            .unwrap();
-        children.push((child, output, errors, part.len()));
-    }
-    let mut lines = Vec::new();
-    for (mut child, output, errors, n) in children {
-        let status = child.wait().unwrap();
-        let text = std::fs::read_to_string(&output).unwrap_or_default();
-        let got: Vec<String> = text.lines().map(str::to_string).collect();
-        // On a short answer, say how gnubg ended and what it printed on stderr.
-        assert_eq!(
-            got.len(),
-            n,
-            "gnubg ({status}) wrote {} of {n} results to {}; its stderr:\n{}",
-            got.len(),
-            output.display(),
-            std::fs::read_to_string(&errors).unwrap_or_default()
-        );
-        lines.extend(got);
-    }
-    std::fs::remove_dir_all(&dir).ok();
-    lines
 }
 
 /// Cases per fuzz target: `BGKIT_FUZZ_CASES` when set (the long run of

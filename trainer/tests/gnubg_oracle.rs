@@ -13,6 +13,7 @@ use common::*;
 use evaluator::bearoff::BearoffDbs;
 use evaluator::weights::Weights;
 use evaluator::PositionClass;
+use test_support::gnubg_output;
 use trainer::duel::{duel, DuelOptions};
 use trainer::encoding::Encoding;
 use trainer::model::{self, Init, Layout, Model, ModelConfig};
@@ -198,16 +199,19 @@ fn gnubg_loads_trainer_weights() {
             std::fs::remove_file(dir.join("gnubg.wd")).unwrap();
         }
         let _ = std::fs::remove_file(dir.join("out.txt"));
-        let status = Command::new(GNUBG)
-            .args(["-t", "-q", "-r", "-P"])
-            .arg(&*dir)
-            .arg("-p")
-            .arg(&script)
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .status()
-            .unwrap();
-        assert!(status.success());
+        let run = gnubg_output(
+            Command::new(GNUBG)
+                .args(["-t", "-q", "-r", "-P"])
+                .arg(&*dir)
+                .arg("-p")
+                .arg(&script),
+            None,
+        );
+        assert!(
+            run.status.success(),
+            "gnubg failed: {}",
+            String::from_utf8_lossy(&run.stderr)
+        );
         let text = std::fs::read_to_string(dir.join("out.txt")).expect("gnubg wrote its evaluations");
         let d = Arc::new(dbs());
         let engine = model.engine(&d);

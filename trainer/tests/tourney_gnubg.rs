@@ -19,6 +19,7 @@ use std::process::Command;
 use board::records::{self, Action, MatchRecord, Seat};
 use board::MatchState;
 use common::{have, scratch, GNUBG};
+use test_support::gnubg_output;
 use trainer::tourney::file;
 
 fn trainer(args: &[&str]) {
@@ -74,14 +75,15 @@ fn run_gnubg(dir: &Path, jobs: &str) -> BTreeMap<String, Seen> {
     let out = dir.join("dump.out");
     fs::write(&script, DUMP_PY).unwrap();
     fs::write(&jobs_file, jobs).unwrap();
-    let run = Command::new(GNUBG)
-        .args(["-t", "-q", "-r", "-p"])
-        .arg(&script)
-        .env("TOURNEY_JOBS", &jobs_file)
-        .env("TOURNEY_OUT", &out)
-        .current_dir(dir)
-        .output()
-        .unwrap();
+    let run = gnubg_output(
+        Command::new(GNUBG)
+            .args(["-t", "-q", "-r", "-p"])
+            .arg(&script)
+            .env("TOURNEY_JOBS", &jobs_file)
+            .env("TOURNEY_OUT", &out)
+            .current_dir(dir),
+        None,
+    );
     let log = String::from_utf8_lossy(&run.stdout).to_string() + &String::from_utf8_lossy(&run.stderr);
     assert!(run.status.success(), "gnubg failed: {log}");
     for bad in ["Invalid", "Unrecognised", "rror", "Traceback", "not a valid"] {

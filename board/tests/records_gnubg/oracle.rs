@@ -8,7 +8,7 @@ use std::path::Path;
 use std::process::Command;
 
 use board::records::{Action, MatchRecord, Replay, Seat};
-use test_support::GNUBG;
+use test_support::{gnubg_output, GNUBG};
 
 /// Loads each file, dumps gnubg's view of the match, and runs the extra commands.
 /// Jobs: one per line, tab-separated: `sgf|mat`, path, then commands to run after.
@@ -87,14 +87,15 @@ pub(crate) fn run_gnubg(dir: &Path, jobs: &str) -> BTreeMap<String, GnubgMatch> 
     let out = dir.join("oracle.out");
     fs::write(&script, ORACLE_PY).unwrap();
     fs::write(&jobs_file, jobs).unwrap();
-    let run = Command::new(GNUBG)
-        .args(["-t", "-q", "-r", "-p"])
-        .arg(&script)
-        .env("BGKIT_ORACLE_JOBS", &jobs_file)
-        .env("BGKIT_ORACLE_OUT", &out)
-        .current_dir(dir)
-        .output()
-        .expect("gnubg runs");
+    let run = gnubg_output(
+        Command::new(GNUBG)
+            .args(["-t", "-q", "-r", "-p"])
+            .arg(&script)
+            .env("BGKIT_ORACLE_JOBS", &jobs_file)
+            .env("BGKIT_ORACLE_OUT", &out)
+            .current_dir(dir),
+        None,
+    );
     let log = String::from_utf8_lossy(&run.stdout).to_string() + &String::from_utf8_lossy(&run.stderr);
     assert!(run.status.success(), "gnubg failed: {log}");
     for bad in [
