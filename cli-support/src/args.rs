@@ -77,16 +77,90 @@ pub struct JobArgs {
     pub force: bool,
 }
 
-/// The deadline of `--minutes M` ("stop after this many minutes of this session"), the
-/// same check in every tool: M must be a positive number.
-pub fn deadline(minutes: Option<f64>) -> anyhow::Result<Option<std::time::Instant>> {
-    match minutes {
-        Some(m) if !(m > 0.0 && m.is_finite()) => {
-            anyhow::bail!("--minutes must be a positive number, got {m}")
+/// The longest time any flag accepts (a thousand years): a longer one means "never",
+/// and saying so with a number this large is almost always a slip.
+pub const LONGEST_SECONDS: f64 = 1000.0 * 365.25 * 86400.0;
+
+/// The unit a time flag counts in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimeUnit {
+    /// `--seconds`, `--stale-after`.
+    Seconds,
+    /// `--minutes`.
+    Minutes,
+}
+
+impl TimeUnit {
+    fn seconds(self) -> f64 {
+        match self {
+            TimeUnit::Seconds => 1.0,
+            TimeUnit::Minutes => 60.0,
         }
-        Some(m) => Ok(Some(
-            std::time::Instant::now() + std::time::Duration::from_secs_f64(m * 60.0),
-        )),
-        None => Ok(None),
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            TimeUnit::Seconds => "seconds",
+            TimeUnit::Minutes => "minutes",
+        }
+    }
+}
+
+/// `value` of `flag` counted in `unit`, as a duration: the same check for every flag
+/// that takes a time (`--minutes`, `--seconds`, `--stale-after`). It must be a
+/// positive number no longer than [`LONGEST_SECONDS`].
+pub fn positive_duration(flag: &str, value: f64, unit: TimeUnit) -> anyhow::Result<std::time::Duration> {
+    if !(value > 0.0 && value.is_finite()) {
+        anyhow::bail!("{flag} must be a positive number of {}, got {value}", unit.name());
+    }
+    let seconds = value * unit.seconds();
+    if seconds > LONGEST_SECONDS {
+        anyhow::bail!(
+            "{flag} {value} is longer than a thousand years (the most it accepts is {} {})",
+            LONGEST_SECONDS / unit.seconds(),
+            unit.name()
+        );
+    }
+    Ok(std::time::Duration::from_secs_f64(seconds))
+}
+
+/// The deadline of `--minutes M` ("stop after this many minutes of this session"), the
+/// same check in every tool: M must be a positive number (see [`positive_duration`]).
+pub fn deadline(minutes: Option<f64>) -> anyhow::Result<Option<std::time::Instant>> {
+    let Some(m) = minutes else { return Ok(None) };
+    let span = positive_duration("--minutes", m, TimeUnit::Minutes)?;
+    let now = std::time::Instant::now();
+    match now.checked_add(span) {
+        Some(at) => Ok(Some(at)),
+        None => anyhow::bail!("--minutes {m} reaches past the end of this system's clock"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_are_positive_finite_and_at_most_a_thousand_years() {
+        for (m, says) in [
+            (0.0, "--minutes must be a positive number of minutes, got 0"),
+            (-1.0, "--minutes must be a positive number of minutes, got -1"),
+            (f64::NAN, "--minutes must be a positive number of minutes, got NaN"),
+            (f64::INFINITY, "--minutes must be a positive number of minutes, got inf"),
+            (1e30, "--minutes 1000000000000000000000000000000 is longer than a thousand years (the most it accepts is 525960000 minutes)"),
+        ] {
+            assert_eq!(deadline(Some(m)).unwrap_err().to_string(), says);
+        }
+        assert_eq!(deadline(None).unwrap(), None);
+        let before = std::time::Instant::now();
+        let at = deadline(Some(0.5)).unwrap().unwrap();
+        assert!(at >= before + std::time::Duration::from_secs(30));
+        assert!(at <= std::time::Instant::now() + std::time::Duration::from_secs(30));
+        assert_eq!(
+            positive_duration("--seconds", 2.5, TimeUnit::Seconds).unwrap(),
+            std::time::Duration::from_millis(2500)
+        );
+        assert!(positive_duration("--seconds", LONGEST_SECONDS, TimeUnit::Seconds).is_ok());
+        assert!(positive_duration("--seconds", LONGEST_SECONDS * 1.01, TimeUnit::Seconds).is_err());
     }
 }

@@ -63,6 +63,9 @@ pub fn check(output: &Path, inputs: &[&Path], force: bool) -> Result<()> {
 /// `force`. Returns the run files present (those `--force` replaces).
 pub fn check_run_dir(dir: &Path, inputs: &[&Path], patterns: &[&str], force: bool) -> Result<Vec<PathBuf>> {
     check_not_input(dir, inputs)?;
+    if std::fs::metadata(dir).is_ok_and(|m| !m.is_dir()) {
+        bail!("{} is not a directory (the run's output is one)", dir.display());
+    }
     let mut present = Vec::new();
     if let Ok(entries) = std::fs::read_dir(dir) {
         for e in entries.flatten() {
@@ -161,6 +164,14 @@ mod tests {
         assert_eq!(check_run_dir(&d.0, &[], &pats, true).unwrap().len(), 2);
         let input = d.0.join("curve.csv");
         check_run_dir(&d.0, &[&input], &pats, true).unwrap_err();
+        // A file where the directory should be, --force or not.
+        for force in [false, true] {
+            let e = check_run_dir(&input, &[], &pats, force).unwrap_err().to_string();
+            assert!(
+                e.ends_with("curve.csv is not a directory (the run's output is one)"),
+                "{e}"
+            );
+        }
         assert!(matches("state-*.wd", "state-100.wd") && !matches("state-*.wd", "state.json"));
     }
 }

@@ -1,12 +1,26 @@
-//! `--threads`: worker threads, one per core unless given; 0 is an error in every tool.
+//! `--threads`: worker threads, one per core unless given; 0, or more than
+//! [`MAX_THREADS`], is an error in every tool.
 
 use anyhow::{bail, Context, Result};
+
+/// The most threads any tool starts: far more than any one machine's cores (a tool
+/// never needs more threads than cores), few enough that starting them cannot exhaust
+/// the system's processes or memory.
+pub const MAX_THREADS: usize = 1024;
+
+/// The flag's value, checked: between 1 and [`MAX_THREADS`].
+fn checked(t: usize) -> Result<usize> {
+    match t {
+        0 => bail!("--threads must be at least 1"),
+        t if t > MAX_THREADS => bail!("--threads must be at most {MAX_THREADS}, got {t}"),
+        t => Ok(t),
+    }
+}
 
 /// The number of threads to use: the flag, or every available core.
 pub fn thread_count(flag: Option<usize>) -> Result<usize> {
     match flag {
-        Some(0) => bail!("--threads must be at least 1"),
-        Some(t) => Ok(t),
+        Some(t) => checked(t),
         None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
     }
 }
@@ -15,10 +29,7 @@ pub fn thread_count(flag: Option<usize>) -> Result<usize> {
 pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
     let mut b = rayon::ThreadPoolBuilder::new();
     if let Some(t) = threads {
-        if t == 0 {
-            bail!("--threads must be at least 1");
-        }
-        b = b.num_threads(t);
+        b = b.num_threads(checked(t)?);
     }
     b.build().context("cannot start the worker threads")
 }
@@ -26,11 +37,8 @@ pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
 /// Sets the size of rayon's global pool (left at one per core when not given).
 pub fn global_threads(threads: Option<usize>) -> Result<()> {
     if let Some(t) = threads {
-        if t == 0 {
-            bail!("--threads must be at least 1");
-        }
         rayon::ThreadPoolBuilder::new()
-            .num_threads(t)
+            .num_threads(checked(t)?)
             .build_global()
             .context("cannot configure the thread pool")?;
     }
@@ -50,7 +58,15 @@ mod tests {
         ] {
             assert_eq!(e.to_string(), "--threads must be at least 1");
         }
+        for e in [
+            thread_count(Some(MAX_THREADS + 1)).unwrap_err(),
+            thread_pool(Some(100_000)).unwrap_err(),
+            global_threads(Some(usize::MAX)).unwrap_err(),
+        ] {
+            assert!(e.to_string().starts_with("--threads must be at most 1024, got "));
+        }
         assert_eq!(thread_count(Some(3)).unwrap(), 3);
+        assert_eq!(thread_count(Some(MAX_THREADS)).unwrap(), MAX_THREADS);
         assert_eq!(thread_pool(Some(2)).unwrap().current_num_threads(), 2);
     }
 }

@@ -79,11 +79,13 @@ impl Format {
         })
     }
 
-    /// The format to write `path` in: `explicit`, else the extension.
-    pub fn for_output(path: &Path, explicit: Option<Format>) -> Result<Format, DatasetError> {
+    /// The format to write `path` in: `explicit`, else the extension. `option` is how
+    /// the caller lets a user name the format (`--to`), for the message when neither
+    /// tells.
+    pub fn for_output(path: &Path, explicit: Option<Format>, option: &str) -> Result<Format, DatasetError> {
         explicit.or_else(|| Format::from_extension(path)).ok_or_else(|| {
             DatasetError::Invalid(format!(
-                "cannot tell the format of {} from its extension (.csv, .nn/.dat/.txt, .bgds/.bin); give --format",
+                "cannot tell the format of {} from its extension (.csv, .nn/.dat/.txt, .bgds/.bin); give {option}",
                 path.display()
             ))
         })

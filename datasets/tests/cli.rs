@@ -350,6 +350,12 @@ fn convert_and_stats_on_the_command_line() {
 fn bad_arguments_and_files_exit_2_with_one_message() {
     let dir = common::scratch("cli-errors");
     let missing = dir.join("missing.csv");
+    // `sample` of one game with `extra`.
+    let sample1 = |extra: &[&str]| -> Vec<String> {
+        let p = dir.join("p.csv");
+        let head = ["sample", "--games", "1", "-o", s(&p)];
+        head.iter().chain(extra).map(|a| a.to_string()).collect()
+    };
     let cases: Vec<(Vec<String>, &str)> = vec![
         (
             vec![
@@ -369,33 +375,32 @@ fn bad_arguments_and_files_exit_2_with_one_message() {
                 "-o".into(),
                 s(&dir.join("o.xyz")).into(),
             ],
-            "--format",
+            "; give --format",
+        ),
+        (
+            vec!["convert".into(), s(&missing).into(), s(&dir.join("o.xyz")).into()],
+            "; give --to",
+        ),
+        (
+            sample1(&["--threshold", "0.1"]),
+            "--threshold is for --disagree-plies or --disagree-weights",
+        ),
+        (
+            vec![
+                "benchmark".into(),
+                "build".into(),
+                "--input".into(),
+                s(&missing).into(),
+                "-o".into(),
+                s(&dir.join("b.jsonl")).into(),
+                "--max-positions".into(),
+                "0".into(),
+            ],
+            "'0' for '--max-positions",
         ),
         (vec!["stats".into(), s(&missing).into()], "missing.csv"),
-        (
-            vec![
-                "sample".into(),
-                "--games".into(),
-                "1".into(),
-                "-o".into(),
-                s(&dir.join("p.csv")).into(),
-                "--classes".into(),
-                "races".into(),
-            ],
-            "races",
-        ),
-        (
-            vec![
-                "sample".into(),
-                "--games".into(),
-                "1".into(),
-                "-o".into(),
-                s(&dir.join("p.csv")).into(),
-                "--epsilon".into(),
-                "2".into(),
-            ],
-            "--epsilon",
-        ),
+        (sample1(&["--classes", "races"]), "races"),
+        (sample1(&["--epsilon", "2"]), "--epsilon"),
         (
             vec![
                 "merge".into(),

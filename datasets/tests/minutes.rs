@@ -74,7 +74,7 @@ fn sampling_stops_after_the_chunk_in_progress() {
     for (extra, needle) in [
         (
             &["--minutes", "0"][..],
-            "--minutes must be a positive number, got 0",
+            "--minutes must be a positive number of minutes, got 0",
         ),
         (&["--minutes", "1", "--shard", "1/2"][..], "--shard"),
     ] {

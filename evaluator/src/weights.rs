@@ -115,6 +115,12 @@ impl Net {
         self.inputs * self.hidden + self.outputs * self.hidden + self.hidden + self.outputs
     }
 
+    /// Whether every weight and threshold is a finite number (training that diverged
+    /// leaves infinities and NaNs).
+    pub fn is_finite(&self) -> bool {
+        self.arrays().iter().all(|a| a.iter().all(|v| v.is_finite()))
+    }
+
     fn arrays(&self) -> [&[f32]; 4] {
         [
             &self.hidden_weights,

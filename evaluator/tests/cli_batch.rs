@@ -372,6 +372,9 @@ fn flags_that_do_not_apply_are_refused() {
         vec!["eval", "--input", "in.csv", "-j", "0"],
         vec!["bench", "--movegen", "-j", "2"],
         vec!["bench", "--repeat", "0"],
+        vec!["bench", "--movegen", "--calibrate-boards"],
+        vec!["bench", "--positions", "in.csv"],
+        vec!["notation", "--dice", "3", "1", "8/5 6/5"],
     ] {
         let out = evaluator(&args);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", text(&out.stderr));

@@ -7,7 +7,8 @@
 //! over the target, and then the directory is fsynced so the rename itself is durable.
 //! [`write_atomic`] does this for bytes already in memory; [`AtomicFile`] streams large
 //! outputs through a buffer and puts them in place on [`AtomicFile::commit`];
-//! [`persist`] finishes a file that another library wrote under a temporary name.
+//! [`persist`] finishes a file that another library wrote under a temporary name;
+//! [`remove_stale_temps`] clears the temporary files of writers that were killed.
 //!
 //! [`checksum`] writes and checks `FILE.sha256` sidecars for formats without a checksum.
 //! [`identity`] names a process in claim and lock files shared across machines.
@@ -186,6 +187,52 @@ fn create_unique(target: &Path) -> io::Result<(PathBuf, File)> {
             Err(e) => return Err(e),
         }
     }
+}
+
+/// How long a leftover temporary file must have gone unwritten before
+/// [`remove_stale_temps`] removes it (on top of its writer being gone).
+pub const STALE_TEMP_SECONDS: u64 = 60;
+
+/// The writer's PID of a temporary name made by [`AtomicFile::create`]
+/// (`NAME.tmpPID-N`), or `None` for any other name.
+fn temp_writer(name: &str) -> Option<u32> {
+    let (_, tail) = name.rsplit_once(".tmp")?;
+    let (pid, n) = tail.split_once('-')?;
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    (digits(pid) && digits(n)).then(|| pid.parse().ok())?
+}
+
+/// Removes the temporary files that [`AtomicFile::create`] left in `dir` when a writer
+/// was killed before it could commit or clean up (`kill -9`, a power cut): names
+/// `NAME.tmpPID-N` whose process is not running on this machine and that nobody has
+/// written for [`STALE_TEMP_SECONDS`]. For a job resuming a directory it owns (a
+/// training run). Without `/proc` (where a process cannot be looked up) nothing is
+/// removed. Returns the files removed.
+pub fn remove_stale_temps(dir: &Path) -> io::Result<Vec<PathBuf>> {
+    let mut removed = Vec::new();
+    if !Path::new("/proc/self").exists() {
+        return Ok(removed);
+    }
+    for entry in fs::read_dir(dir)? {
+        let entry = entry?;
+        let Some(pid) = entry.file_name().to_str().and_then(temp_writer) else {
+            continue;
+        };
+        if pid == std::process::id() || Path::new(&format!("/proc/{pid}")).exists() {
+            continue;
+        }
+        let meta = entry.metadata()?;
+        let idle = meta
+            .modified()?
+            .elapsed()
+            .is_ok_and(|d| d.as_secs() >= STALE_TEMP_SECONDS);
+        if meta.is_file() && idle {
+            fs::remove_file(entry.path())?;
+            removed.push(entry.path());
+        }
+    }
+    removed.sort();
+    Ok(removed)
 }
 
 /// Fsyncs the directory holding `path`, so that a rename into it survives a crash.

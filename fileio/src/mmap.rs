@@ -164,7 +164,17 @@ impl MappedFile {
         let path = path.as_ref();
         let io = |action, error| MapError::new(path, MapErrorKind::Io { action, error });
         let file = File::open(path).map_err(|e| io("cannot open", e))?;
-        let len = file.metadata().map_err(|e| io("cannot stat", e))?.len();
+        let meta = file.metadata().map_err(|e| io("cannot stat", e))?;
+        if !meta.is_file() {
+            // A directory, pipe or device: say so instead of the system's "no such
+            // device" from mmap.
+            let error = match meta.is_dir() {
+                true => io::Error::from(io::ErrorKind::IsADirectory),
+                false => io::Error::other("not a regular file (only files can be mapped)"),
+            };
+            return Err(io("cannot map", error));
+        }
+        let len = meta.len();
         let map = if len == 0 {
             None
         } else {

@@ -92,6 +92,51 @@ fn concurrent_writers_of_one_target_use_distinct_temporary_files() {
 }
 
 #[test]
+fn stale_temporary_files_of_dead_writers_are_removed_and_nothing_else() {
+    let s = Scratch::new("stale");
+    // A process that has ended: its PID names no running process.
+    let mut child = std::process::Command::new("true").spawn().unwrap();
+    let dead = child.id();
+    child.wait().unwrap();
+    let me = std::process::id();
+    let old = std::time::SystemTime::now() - std::time::Duration::from_secs(STALE_TEMP_SECONDS + 5);
+    let make = |name: &str, when: Option<std::time::SystemTime>| {
+        let f = File::create(s.0.join(name)).unwrap();
+        if let Some(t) = when {
+            f.set_modified(t).unwrap();
+        }
+    };
+    make(&format!("net.wd.tmp{dead}-0"), Some(old)); // removed
+    make(&format!("net.wd.tmp{dead}-1"), None); // written just now: kept
+    make(&format!("net.wd.tmp{me}-0"), Some(old)); // this process's own
+    make("net.wd.tmp1-0", Some(old)); // PID 1 is running
+    make(&format!("net.wd.tmp{dead}"), Some(old)); // not the AtomicFile pattern
+    make(&format!("net.wd.tmp{dead}-x"), Some(old));
+    make("net.wd", Some(old));
+    fs::create_dir(s.0.join(format!("dir.tmp{dead}-2"))).unwrap();
+    let removed = remove_stale_temps(&s.0).unwrap();
+    assert_eq!(removed, vec![s.0.join(format!("net.wd.tmp{dead}-0"))]);
+    let mut kept = vec![
+        format!("dir.tmp{dead}-2"),
+        "net.wd".to_string(),
+        format!("net.wd.tmp{dead}"),
+        format!("net.wd.tmp{dead}-1"),
+        format!("net.wd.tmp{dead}-x"),
+        format!("net.wd.tmp{me}-0"),
+        "net.wd.tmp1-0".to_string(),
+    ];
+    kept.sort();
+    assert_eq!(s.names(), kept);
+    // An uncommitted writer of this process is never touched.
+    let w = AtomicFile::create(s.0.join("live")).unwrap();
+    assert!(remove_stale_temps(&s.0).unwrap().is_empty());
+    assert!(w.temp_path().exists());
+    assert_eq!(temp_writer("a.b.tmp123-4"), Some(123));
+    assert_eq!(temp_writer("a.tmp-4"), None);
+    assert_eq!(temp_writer("a.tmp99999999999-4"), None, "no u32");
+}
+
+#[test]
 fn chosen_temporary_name_replaces_a_stale_one_and_seek_patches_a_header() {
     let s = Scratch::new("chosen");
     let target = s.0.join("db.bd");
@@ -268,6 +313,19 @@ mod mapped {
         assert!(e
             .to_string()
             .starts_with(&format!("{}: cannot open: ", missing.display())));
+        // A directory is named as one (mmap itself would say "no such device").
+        let e = MappedFile::open(&dir.0).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!("{}: cannot map: is a directory", dir.0.display())
+        );
+        #[cfg(unix)]
+        {
+            let e = MappedFile::open("/dev/null").unwrap_err();
+            assert!(e
+                .to_string()
+                .ends_with("not a regular file (only files can be mapped)"));
+        }
     }
 
     #[test]

@@ -28,7 +28,7 @@ pub mod verify;
 pub use equations::DanceRule;
 pub use generate::{
     generate_hyper, solve, HyperEvent, HyperMethod, HyperOptions, HyperPhase, HyperSolution, HyperSummary,
-    EXACT_THRESHOLD, GNUBG_THRESHOLD,
+    EXACT_THRESHOLD, EXACT_THRESHOLD_MIN, GNUBG_THRESHOLD,
 };
 pub use opening::{opening, Opening};
 pub use reader::HyperDb;

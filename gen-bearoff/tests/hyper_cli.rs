@@ -128,6 +128,22 @@ fn bad_options_are_clean_errors() {
         (vec!["hyper", "-c", "0", "-o", &f], "1 to 3 checkers"),
         (vec!["hyper", "-c", "2", "-t", "2", "-o", &f], "threshold"),
         (vec!["hyper", "-c", "2", "--threshold=-1", "-o", &f], "threshold"),
+        // The exact solver's f64 sweeps may never change every value by less than
+        // 1e-16 (an ulp of 3 is 4.4e-16): refused instead of running forever.
+        (
+            vec!["hyper", "-c", "1", "-t", "0", "-o", &f],
+            "between 1e-14 and 1",
+        ),
+        (vec!["hyper", "-c", "1", "-t", "1e-16", "-o", &f], "not 1e-16"),
+        // No iteration would leave no checkpoint to resume from.
+        (
+            vec!["hyper", "-c", "1", "--max-iterations", "0", "-o", &f],
+            "at least 1",
+        ),
+        (
+            vec!["hyper", "-c", "1", "-j", "5000", "-o", &f],
+            "--threads must be at most 1024",
+        ),
         (
             vec!["hyper", "-c", "2", "--gnubg-compat", "--gnubg-dance", "-o", &f],
             "--gnubg-dance",
@@ -266,4 +282,24 @@ fn dump_and_verify_hyper_files() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert_eq!(out.status.code(), Some(1), "{text}");
     assert!(text.contains(&format!("record {r}")), "{text}");
+    // compare finds the changed record; --tolerance decides the status, and one that
+    // cannot be compared with (NaN, negative) is refused rather than passing anything.
+    let out = run_ok(&["compare", &f, &bad, "--tolerance", "10"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("max_cubeful_difference"), "{text}");
+    assert!(text.contains(&format!("record {r}\n")), "{text}");
+    let status = |t: &str| {
+        let flag = format!("--tolerance={t}");
+        let out = ours().args(["compare", &f, &bad, &flag]).output().unwrap();
+        (out.status.code(), String::from_utf8(out.stderr).unwrap())
+    };
+    assert_eq!(status("1e-3").0, Some(1));
+    for t in ["NaN", "-1", "inf"] {
+        let (code, err) = status(t);
+        assert_eq!(code, Some(2), "{t}");
+        assert!(
+            err.starts_with("gen-bearoff: --tolerance must be a number of at least 0"),
+            "{err}"
+        );
+    }
 }

@@ -10,6 +10,7 @@
 
 use std::path::Path;
 
+use image::ImageEncoder;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -83,21 +84,21 @@ pub(crate) fn read_rows<T: serde::de::DeserializeOwned>(path: &Path) -> Result<V
         .collect()
 }
 
-/// Draws a 900 × 560 PNG chart at `path` through a temporary file (which keeps the
-/// `.png` extension: the encoder picks the format from it), renamed when complete.
+/// Draws a 900 × 560 PNG chart in memory and writes it to `path` (under a temporary
+/// name, renamed when complete).
 pub(crate) fn draw_png(
     path: &Path,
     draw: impl FnOnce(DrawingArea<BitMapBackend<'_>, Shift>) -> Result<(), String>,
 ) -> Result<(), TrainerError> {
-    let stem = path
-        .file_stem()
-        .map_or("curve".into(), |s| s.to_string_lossy().into_owned());
-    let tmp = path.with_file_name(format!(".{stem}.tmp{}.png", std::process::id()));
-    if let Err(e) = draw(BitMapBackend::new(&tmp, (900, 560)).into_drawing_area()) {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(TrainerError::format(path, format!("cannot draw the chart: {e}")));
-    }
-    fileio::persist(&tmp, path).map_err(|e| TrainerError::io(path, e))
+    const SIZE: (u32, u32) = (900, 560);
+    let mut rgb = vec![0u8; SIZE.0 as usize * SIZE.1 as usize * 3];
+    draw(BitMapBackend::with_buffer(&mut rgb, SIZE).into_drawing_area())
+        .map_err(|e| TrainerError::format(path, format!("cannot draw the chart: {e}")))?;
+    let mut png = Vec::new();
+    image::codecs::png::PngEncoder::new(&mut png)
+        .write_image(&rgb, SIZE.0, SIZE.1, image::ColorType::Rgb8)
+        .map_err(|e| TrainerError::format(path, format!("cannot encode the chart: {e}")))?;
+    write_atomic(path, &png)
 }
 
 /// Registers a system font for chart text, once; false if none was found.

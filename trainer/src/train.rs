@@ -305,6 +305,7 @@ impl Run {
     pub fn resume(dir: &Path, dbs: Arc<BearoffDbs>, threads: usize) -> Result<Run, TrainerError> {
         let (state, model) = load_state(dir)?;
         state.settings.validate()?;
+        fileio::remove_stale_temps(dir).map_err(|e| TrainerError::io(dir, e))?;
         Run::with(dir, state, model, dbs, threads)
     }
 

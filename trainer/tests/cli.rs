@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{dir_names, scratch, stderr, trainer};
+use common::{dir_names, killed_writers_temps, scratch, stderr, trainer};
 
 fn fails_with(args: &[&str], needle: &str) {
     let o = trainer(args);
@@ -209,9 +209,14 @@ fn td_trains_checkpoints_and_resumes() {
         "--quiet",
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
+    // A writer killed mid-write (kill -9) left its temporary file: resuming removes
+    // it, but not one whose writer is still alive.
+    let (gone, alive) = killed_writers_temps(&out);
     // Resuming continues to the new total; settings cannot change.
     let o = trainer(&["td", "--resume", run, "--games", "12", "--quiet", "--json"]);
     assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!gone.exists() && alive.exists());
+    std::fs::remove_file(&alive).unwrap();
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["games"], 12);
     fails_with(
@@ -219,10 +224,16 @@ fn td_trains_checkpoints_and_resumes() {
         "--alpha cannot be given with --resume",
     );
     fails_with(&["td", "--resume", run, "--games", "4"], "already has 12 games");
+    let state = out.join("state.json");
+    let s_state = state.to_str().unwrap();
     let mut again = vec!["td", "--games", "8", "--out", run];
     again.extend(small);
     // The output rule: another run's files are refused (without --force).
     fails_with(&again, "holds another run's files");
+    // A file where the run's directory should be.
+    let mut onto_file = vec!["td", "--games", "8", "--out", s_state];
+    onto_file.extend(small);
+    fails_with(&onto_file, "state.json is not a directory");
     // A damaged checkpoint is reported with its file name.
     std::fs::write(out.join("state.json"), b"{\"format\":").unwrap();
     fails_with(&["td", "--resume", run, "--games", "16"], "state.json");

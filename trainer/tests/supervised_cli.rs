@@ -6,7 +6,7 @@ mod common;
 use std::path::Path;
 
 use board::{Dice, MoveGen, Position, Variant};
-use common::{dir_names, scratch, stderr, trainer};
+use common::{dir_names, killed_writers_temps, scratch, stderr, trainer};
 use datasets::benchmark::{self, Candidate, Entry};
 use datasets::format::{self, Format, Sample};
 use evaluator::weights::Weights;
@@ -122,7 +122,9 @@ fn supervised_trains_writes_its_files_and_resumes() {
     // gnubg's loader (and so `evaluator --weights`) takes the written nets.
     let w = Weights::load(out.join("net.wd")).unwrap();
     assert_eq!(w.nets[0].hidden, 8);
-    // Resume to a new total; settings cannot change; the directory is not reused.
+    // Resume to a new total (removing a killed writer's temporary file, not a live
+    // one's); settings cannot change; the directory is not reused.
+    let (gone, alive) = killed_writers_temps(&out);
     let v = ok_json(&[
         "supervised",
         "--resume",
@@ -133,6 +135,8 @@ fn supervised_trains_writes_its_files_and_resumes() {
         "--json",
     ]);
     assert_eq!(v["epochs"], 3);
+    assert!(!gone.exists() && alive.exists());
+    std::fs::remove_file(&alive).unwrap();
     fails_with(
         &["supervised", "--resume", run, "--lr", "0.1"],
         "--lr cannot be given with --resume",
@@ -244,6 +248,40 @@ fn supervised_errors_name_the_file_and_the_problem() {
         ],
         "/no/w.wd",
     );
+    // Optimiser settings: the value out of range is named; momentum is SGD's.
+    let opt = |extra: &[&'static str]| {
+        let mut a = vec!["supervised", "--data", r, "--class", "race", "--out", o];
+        a.extend_from_slice(extra);
+        a
+    };
+    fails_with(
+        &opt(&["--optimizer", "sgd", "--momentum", "2"]),
+        "optimizer momentum must lie in [0, 1), not 2",
+    );
+    fails_with(&opt(&["--momentum", "0.5"]), "--momentum is for --optimizer sgd");
+    // A learning rate that blows the weights up stops the run with one error; the
+    // net it leaves is the last sound one (the starting net), never NaNs.
+    let diverged = dir.join("diverged");
+    let dv = diverged.to_str().unwrap();
+    fails_with(
+        &[
+            "supervised",
+            "--data",
+            r,
+            "--class",
+            "race",
+            "--hidden",
+            "8",
+            "--lr",
+            "1e30",
+            "--out",
+            dv,
+            "--quiet",
+        ],
+        "training diverged",
+    );
+    let w = Weights::load(diverged.join("net.wd")).unwrap();
+    assert_eq!(w.nets[1].hidden, 8, "the starting net, written before any batch");
     let o2 = trainer(&["supervised", "--data", r, "--class", "hyper", "--out", o]);
     assert_eq!(o2.status.code(), Some(2));
     let bytes = std::fs::read(&racefile).unwrap();

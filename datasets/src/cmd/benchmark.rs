@@ -70,7 +70,7 @@ pub struct BuildArgs {
     classes: String,
     /// Use at most this many input positions (the first ones of the wanted classes).
     #[arg(long)]
-    max_positions: Option<usize>,
+    max_positions: Option<std::num::NonZeroUsize>,
     /// Build only shard K of N (the K-th of N contiguous blocks of the positions kept);
     /// join the parts with `datasets merge`.
     #[arg(long, value_name = "K/N")]
@@ -122,7 +122,7 @@ fn build(args: BuildArgs) -> Result<ExitCode> {
             prune_moves: false,
         },
         classes: args.classes,
-        max_positions: args.max_positions,
+        max_positions: args.max_positions.map(std::num::NonZeroUsize::get),
         shard: args.shard.unwrap_or(Shard::ALL),
         threads,
         fresh: args.job.fresh,

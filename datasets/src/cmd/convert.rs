@@ -34,7 +34,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<ExitCode> {
     cli_support::outputs::check(&args.output, &[&args.input], args.force)?;
-    let to = Format::for_output(&args.output, args.to.map(Format::from))?;
+    let to = Format::for_output(&args.output, args.to.map(Format::from), "--to")?;
     let from = match args.from {
         Some(f) => f.into(),
         None => Format::detect(&args.input)?,

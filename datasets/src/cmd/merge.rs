@@ -81,7 +81,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     };
     let merged = match kind {
         "rollout" => {
-            let to = Format::for_output(&args.output, args.format.map(Format::from))?;
+            let to = Format::for_output(&args.output, args.format.map(Format::from), "--format")?;
             let mut parts = Vec::new();
             for &(p, m) in &ordered {
                 let samples = format::read(p, Format::detect(p)?)?;

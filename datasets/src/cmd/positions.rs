@@ -69,7 +69,7 @@ impl PositionsArgs {
 pub fn summary(job: &RolloutJob, done: &RolloutSummary) -> Result<Value> {
     Ok(json!({
         "output": job.output.display().to_string(),
-        "format": format_name(Format::for_output(&job.output, job.format)?),
+        "format": format_name(Format::for_output(&job.output, job.format, "--format")?),
         "input": job.input.display().to_string(),
         "shard": job.shard.to_string(),
         "positions": done.positions,

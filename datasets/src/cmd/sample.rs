@@ -59,9 +59,10 @@ pub struct Args {
     /// more than --threshold.
     #[arg(long, value_name = "FILE", conflicts_with = "disagree_plies")]
     disagree_weights: Option<PathBuf>,
-    /// Disagreement threshold, in cubeless money equity.
-    #[arg(long, default_value_t = 0.05)]
-    threshold: f32,
+    /// Disagreement threshold of --disagree-plies or --disagree-weights, in cubeless
+    /// money equity [default: 0.05].
+    #[arg(long)]
+    threshold: Option<f32>,
     /// Play only shard K of N of the games (the K-th of N contiguous blocks); join the
     /// parts with `datasets merge`.
     #[arg(long, value_name = "K/N")]
@@ -87,8 +88,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if !(args.noise >= 0.0 && args.noise.is_finite()) {
         bail!("--noise {} must be a non-negative number", args.noise);
     }
-    if !(args.threshold >= 0.0 && args.threshold.is_finite()) {
-        bail!("--threshold {} must be a non-negative number", args.threshold);
+    let disagree = args.disagree_plies.is_some() || args.disagree_weights.is_some();
+    if args.threshold.is_some() && !disagree {
+        bail!("--threshold is for --disagree-plies or --disagree-weights");
+    }
+    let threshold = args.threshold.unwrap_or(0.05);
+    if !(threshold >= 0.0 && threshold.is_finite()) {
+        bail!("--threshold {threshold} must be a non-negative number");
     }
     let classes = parse_classes(&args.classes)
         .map_err(anyhow::Error::msg)
@@ -112,7 +118,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         },
         disagree_plies: args.disagree_plies,
         disagree_weights: args.disagree_weights,
-        threshold: args.threshold,
+        threshold,
         threads,
         fresh: args.job.fresh,
         deadline,

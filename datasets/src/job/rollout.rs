@@ -81,7 +81,7 @@ pub struct RolloutSummary {
 /// Runs the job: rolls out the shard's positions not yet in the journal, then writes
 /// the output and removes the journal. `progress` counts positions.
 pub fn run(job: &RolloutJob, progress: &mut dyn Progress) -> Result<RolloutSummary, JobError> {
-    let out_format = Format::for_output(&job.output, job.format)?;
+    let out_format = Format::for_output(&job.output, job.format, "--format")?;
     let input = read_positions(&job.input)?;
     // Measured: at 0 ply the cache costs more than it saves (few positions repeat);
     // lookahead from the positions of self-play games meets many positions again. Search

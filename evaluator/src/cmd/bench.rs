@@ -1,7 +1,6 @@
 //! `evaluator bench`: built-in benchmarks.
 
 use std::process::ExitCode;
-use std::time::Duration;
 
 use anyhow::{bail, Result};
 use cli_support::About;
@@ -32,14 +31,14 @@ pub struct Args {
     engine: EngineArgs,
     /// Time static evaluations on random boards drawn as gnubg's `calibrate` draws them
     /// instead of positions from random games.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "movegen")]
     calibrate_boards: bool,
     /// Benchmark move generation instead of evaluation.
     #[arg(long)]
     movegen: bool,
     /// With --movegen: take Position IDs from this file (one per line; blank lines and
     /// a `position_id` header are skipped), each with all 21 rolls.
-    #[arg(long)]
+    #[arg(long, requires = "movegen")]
     positions: Option<std::path::PathBuf>,
     /// Worker threads for the evaluation benchmark (default: one per core). Each figure
     /// states the threads it ran on.
@@ -98,12 +97,13 @@ fn header(about: &About, simd: Option<&str>) -> std::io::Result<()> {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    if !(args.seconds > 0.0 && args.seconds.is_finite()) {
-        bail!("--seconds must be a positive number, got {}", args.seconds);
-    }
     let threads = cli_support::thread_count(args.threads)?;
     let repeat = args.repeat as usize;
-    let time = Duration::from_secs_f64(args.seconds);
+    let time = cli_support::args::positive_duration(
+        "--seconds",
+        args.seconds,
+        cli_support::args::TimeUnit::Seconds,
+    )?;
     let about = About::collect(env!("CARGO_PKG_VERSION"));
     if args.movegen {
         let (corpus, label) = match &args.positions {

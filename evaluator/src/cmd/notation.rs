@@ -20,7 +20,7 @@ pub struct Args {
     #[arg(long, requires = "dice")]
     position_id: Option<String>,
     /// The roll, with --position-id.
-    #[arg(long, num_args = 2, value_names = ["D1", "D2"])]
+    #[arg(long, num_args = 2, value_names = ["D1", "D2"], requires = "position_id")]
     dice: Vec<u8>,
     /// Print gnubg's style instead of the standard notation.
     #[arg(long)]

@@ -23,6 +23,12 @@ pub struct Args {
 
 /// Runs `compare`: prints the largest differences, one `key value` line each.
 pub fn run(args: Args) -> Result<ExitCode> {
+    if let Some(t) = args.tolerance {
+        // NaN would pass any difference (no comparison with it is true).
+        if !(t >= 0.0 && t.is_finite()) {
+            bail!("--tolerance must be a number of at least 0, got {t}");
+        }
+    }
     let open = |p: &PathBuf| -> Result<_> {
         match BearoffDb::open(p)? {
             BearoffDb::Hypergammon(db) => Ok(db),

@@ -244,9 +244,6 @@ pub fn run(args: Args) -> Result<ExitCode> {
     } else {
         EXACT_THRESHOLD
     });
-    if !(0.0..=1.0).contains(&threshold) {
-        bail!("--threshold must lie between 0 and 1, not {threshold}");
-    }
     let ckpt = checkpoint_path(&args.output);
     if !args.no_checkpoint && !args.resume && ckpt.exists() {
         bail!(
@@ -271,6 +268,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         checkpoint: (!args.no_checkpoint).then(|| ckpt.clone()),
         resume: args.resume,
     };
+    opts.check()?;
     let start = Instant::now();
     // The one bar style of bgkit's tools (cli_support::progress).
     let bar = phase_bar(1, "tabulating moves", args.quiet);

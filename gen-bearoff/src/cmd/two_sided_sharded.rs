@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use anyhow::{bail, Result};
 use clap::Parser;
@@ -48,7 +48,7 @@ pub fn run_plan(args: PlanArgs) -> Result<ExitCode> {
             plan.levels - 1
         ),
     );
-    println!("{}", plan.levels);
+    cli_support::outln!("{}", plan.levels)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -127,17 +127,16 @@ fn owner_tag() -> String {
 }
 
 fn run_as_worker(args: &Args, dir: &Path, plan: &WorkPlan, shard: Shard) -> Result<ExitCode> {
-    if !(args.stale_after.is_finite() && args.stale_after > 0.0) {
-        bail!(
-            "--stale-after must be a positive number of seconds, not {}",
-            args.stale_after
-        );
-    }
+    let stale_after = cli_support::args::positive_duration(
+        "--stale-after",
+        args.stale_after,
+        cli_support::args::TimeUnit::Seconds,
+    )?;
     let start = Instant::now();
     let settings = WorkerSettings {
         me: shard,
         owner: owner_tag(),
-        stale_after: Duration::from_secs_f64(args.stale_after),
+        stale_after,
     };
     let bar = phase_bar(plan.levels as u64, &format!("worker {shard}"), args.quiet);
     let quiet = args.quiet;

@@ -24,6 +24,10 @@ pub const GNUBG_THRESHOLD: f64 = 1e-5;
 /// changes by more than this in a sweep, which leaves the values well inside the
 /// 24-bit resolution of the file (6·10⁻⁸ for probabilities).
 pub const EXACT_THRESHOLD: f64 = 1e-9;
+/// The smallest threshold the exact solver accepts: it computes in `f64`, whose steps
+/// near the largest values (equities up to 3) are 4.4·10⁻¹⁶, so a sweep can keep
+/// changing a value by an ulp or two forever; below this it might never stop.
+pub const EXACT_THRESHOLD_MIN: f64 = 1e-14;
 
 /// Which computation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -67,6 +71,32 @@ impl HyperOptions {
             checkpoint: None,
             resume: false,
         }
+    }
+
+    /// Refuses settings that cannot finish: a threshold outside [least, 1] (the exact
+    /// solver's least is [`EXACT_THRESHOLD_MIN`]) or a limit of 0 iterations.
+    pub fn check(&self) -> Result<(), BearoffError> {
+        let least = match self.method {
+            HyperMethod::Exact(_) => EXACT_THRESHOLD_MIN,
+            HyperMethod::GnubgCompat => 0.0,
+        };
+        if !(self.threshold >= least && self.threshold <= 1.0) {
+            return Err(BearoffError::InvalidParameters(format!(
+                "the convergence threshold must lie between {least:?} and 1{}, not {:?}",
+                if least > 0.0 {
+                    " (the exact solver's f64 arithmetic cannot promise less)"
+                } else {
+                    ""
+                },
+                self.threshold
+            )));
+        }
+        if self.max_iterations == Some(0) {
+            return Err(BearoffError::InvalidParameters(
+                "the limit of iterations must be at least 1".into(),
+            ));
+        }
+        Ok(())
     }
 }
 
@@ -233,12 +263,7 @@ impl HyperSolution {
 
 /// Solves the database described by `opts`.
 pub fn solve(opts: &HyperOptions, event: &dyn Fn(HyperEvent)) -> Result<HyperSolution, BearoffError> {
-    if !(opts.threshold >= 0.0 && opts.threshold <= 1.0) {
-        return Err(BearoffError::InvalidParameters(format!(
-            "the convergence threshold must lie between 0 and 1, not {}",
-            opts.threshold
-        )));
-    }
+    opts.check()?;
     let space = HyperSpace::new(opts.checkers)?;
     let table = MoveTable::new(&space);
     let classes = space.class_counts();

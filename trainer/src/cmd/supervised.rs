@@ -275,6 +275,9 @@ fn settings_for(args: &Args, class: NetClass) -> Result<SupervisedSettings> {
     let kind = args.optimizer.unwrap_or(OptimizerKind::Adam);
     let mut optimizer = OptimizerSettings::new(kind);
     if let Some(m) = args.momentum {
+        if kind != OptimizerKind::Sgd {
+            bail!("--momentum is for --optimizer sgd (Adam's moments are not set by it)");
+        }
         optimizer.momentum = m;
     }
     let d = SupervisedSettings::new(class);

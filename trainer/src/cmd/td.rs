@@ -178,10 +178,8 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let minutes = match args.minutes {
-        Some(m) if !(m > 0.0 && m.is_finite()) => bail!("--minutes must be a positive number, got {m}"),
-        m => m,
-    };
+    // Checked before any work; the deadline itself counts from the first game.
+    cli_support::args::deadline(args.minutes)?;
     if args.resume.is_some() {
         let given = [
             ("lambda", args.lambda.is_some()),
@@ -300,7 +298,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         bail!("the run already has {done} games; --games is the total to reach");
     }
     let threads = run.threads();
-    let deadline = minutes.map(|m| std::time::Instant::now() + std::time::Duration::from_secs_f64(m * 60.0));
+    let deadline = cli_support::args::deadline(args.minutes)?;
     let bar = progress_bar_until(args.games, "games", args.quiet, deadline);
     bar.set_position(done);
     bar.reset_eta();

@@ -100,19 +100,26 @@ impl OptimizerSettings {
         }
     }
 
-    /// Checks the ranges.
+    /// Checks the ranges: momentum, β1 and β2 in [0, 1), ε > 0 (the first one out of
+    /// range is named).
     pub fn validate(&self) -> Result<(), TrainerError> {
-        let ok = (0.0..1.0).contains(&self.momentum)
-            && (0.0..1.0).contains(&self.beta1)
-            && (0.0..1.0).contains(&self.beta2)
-            && self.eps > 0.0;
-        if ok {
-            Ok(())
-        } else {
-            Err(TrainerError::Invalid(format!(
-                "optimizer settings out of range (momentum, beta1, beta2 in [0, 1), eps > 0): {self:?}"
-            )))
+        let unit = [
+            ("momentum", self.momentum),
+            ("beta1", self.beta1),
+            ("beta2", self.beta2),
+        ];
+        if let Some((name, v)) = unit.iter().find(|(_, v)| !(0.0..1.0).contains(v)) {
+            return Err(TrainerError::Invalid(format!(
+                "optimizer {name} must lie in [0, 1), not {v}"
+            )));
         }
+        if !(self.eps > 0.0 && self.eps.is_finite()) {
+            return Err(TrainerError::Invalid(format!(
+                "optimizer eps must be a positive number, not {}",
+                self.eps
+            )));
+        }
+        Ok(())
     }
 
     fn arrays(&self) -> usize {

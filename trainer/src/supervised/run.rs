@@ -212,6 +212,7 @@ impl Run {
         let mut state = load_state(dir)?;
         state.threads = threads;
         state.settings.validate()?;
+        fileio::remove_stale_temps(dir).map_err(|e| TrainerError::io(dir, e))?;
         let paths: Vec<PathBuf> = match data {
             Some(d) => d.to_vec(),
             None => state.data.iter().map(|f| PathBuf::from(&f.path)).collect(),
@@ -347,6 +348,15 @@ impl Run {
                     &set,
                     lr,
                 );
+                if !self.weights.nets[slot].is_finite() {
+                    // Stops before a checkpoint or a net keeps the broken weights: the
+                    // last checkpoint resumes with the same settings, so it would too.
+                    return Err(TrainerError::Invalid(format!(
+                        "training diverged: batch {} of epoch {} left weights that are not finite numbers; start again with a smaller --lr (this run's is {lr:e})",
+                        self.state.batch + 1,
+                        epoch + 1
+                    )));
+                }
                 self.state.steps += 1;
                 self.state.batch += 1;
                 self.state.epoch_rows += total.rows;

@@ -104,3 +104,17 @@ pub fn small_td(out: &std::path::Path, games: &str, extra: &[&str]) -> std::proc
     args.extend_from_slice(extra);
     trainer(&args)
 }
+
+/// Leaves in `dir` two temporary files as a writer killed mid-write leaves them,
+/// unwritten for two minutes: one whose writer is gone (no process has its PID) and
+/// one whose writer is alive (this test). Returns (gone, alive).
+pub fn killed_writers_temps(dir: &std::path::Path) -> (std::path::PathBuf, std::path::PathBuf) {
+    let old = std::time::SystemTime::now() - std::time::Duration::from_secs(120);
+    let gone = dir.join("net.weights.tmp999999999-0");
+    let alive = dir.join(format!("net.weights.tmp{}-0", std::process::id()));
+    for temp in [&gone, &alive] {
+        let f = std::fs::File::create(temp).unwrap();
+        f.set_modified(old).unwrap();
+    }
+    (gone, alive)
+}
