@@ -47,10 +47,34 @@ pub fn check_not_input(output: &Path, inputs: &[&Path]) -> Result<()> {
     Ok(())
 }
 
-/// The rule for one output file (or directory): refused when it is one of `inputs`
-/// (always), or when it exists and `force` is not given.
+/// The rule for one output file: refused when it is one of `inputs` (always), when it
+/// names a directory or its directory does not exist (always: the job would run and then
+/// fail to put its file in place), or when it exists and `force` is not given.
 pub fn check(output: &Path, inputs: &[&Path], force: bool) -> Result<()> {
     check_not_input(output, inputs)?;
+    if std::fs::metadata(output).is_ok_and(|m| m.is_dir()) {
+        bail!(
+            "{} is a directory (the output is a file: name one in it)",
+            output.display()
+        );
+    }
+    let parent = match output.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    match std::fs::metadata(parent) {
+        Ok(m) if m.is_dir() => {}
+        Ok(_) => bail!(
+            "cannot write {}: {} is not a directory",
+            output.display(),
+            parent.display()
+        ),
+        Err(_) => bail!(
+            "cannot write {}: the directory {} does not exist",
+            output.display(),
+            parent.display()
+        ),
+    }
     if !force && std::fs::symlink_metadata(output).is_ok() {
         bail!("{} exists (use --force to replace it)", output.display());
     }
@@ -129,6 +153,47 @@ mod tests {
         let e = check(&out, &[], false).unwrap_err().to_string();
         assert_eq!(e, format!("{} exists (use --force to replace it)", out.display()));
         check(&out, &[], true).unwrap();
+    }
+
+    #[test]
+    fn a_directory_or_a_missing_directory_is_refused_even_with_force() {
+        let d = dir("place");
+        let sub = d.0.join("sub");
+        std::fs::create_dir(&sub).unwrap();
+        let file = d.0.join("f.txt");
+        std::fs::write(&file, "x").unwrap();
+        for force in [false, true] {
+            let e = check(&sub, &[], force).unwrap_err().to_string();
+            assert_eq!(
+                e,
+                format!(
+                    "{} is a directory (the output is a file: name one in it)",
+                    sub.display()
+                )
+            );
+            let missing = d.0.join("none/out.csv");
+            let e = check(&missing, &[], force).unwrap_err().to_string();
+            assert_eq!(
+                e,
+                format!(
+                    "cannot write {}: the directory {} does not exist",
+                    missing.display(),
+                    d.0.join("none").display()
+                )
+            );
+            let under_file = file.join("out.csv");
+            let e = check(&under_file, &[], force).unwrap_err().to_string();
+            assert_eq!(
+                e,
+                format!(
+                    "cannot write {}: {} is not a directory",
+                    under_file.display(),
+                    file.display()
+                )
+            );
+        }
+        // A bare name is in the working directory, which exists.
+        check(Path::new("bgkit-no-such-output.csv"), &[], false).unwrap();
     }
 
     #[test]

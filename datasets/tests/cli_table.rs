@@ -230,3 +230,41 @@ fn a_missing_input_is_one_error() {
         assert!(!out.exists(), "{args:?}");
     }
 }
+
+#[test]
+fn a_directory_or_a_missing_directory_as_output_is_refused_before_the_work() {
+    if !have(&[WD, OS, TS]) {
+        return;
+    }
+    let dir = Scratch::new("datasets", "table-place");
+    let (pos, data) = files(&dir);
+    let out = dir.join("out.csv");
+    let missing = dir.join("no-such-dir");
+    let m = missing.join("out.csv");
+    let every = |o| writers(o, s(&pos), s(&data));
+    for (args, missing_args) in every(s(&out)).iter().zip(every(s(&m)).iter()) {
+        case_output_place(TOOL, BIN, args, &out, missing_args, &missing);
+    }
+}
+
+/// Every command that writes a dataset file, onto `o`, all with `--force`.
+fn writers<'a>(o: &'a str, pos: &'a str, data: &'a str) -> [Vec<&'a str>; 5] {
+    [
+        vec!["sample", "--games", "2", "-o", o, "--quiet", "--force"],
+        vec![
+            "rollout", "--input", pos, "-o", o, "--trials", "2", "--quiet", "--force",
+        ],
+        vec![
+            "benchmark",
+            "build",
+            "--input",
+            pos,
+            "-o",
+            o,
+            "--quiet",
+            "--force",
+        ],
+        vec!["convert", data, o, "--quiet", "--force"],
+        vec!["merge", "-o", o, data, "--quiet", "--force"],
+    ]
+}

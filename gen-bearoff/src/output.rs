@@ -74,7 +74,7 @@ impl AtomicOutput {
             .map_err(|e| BearoffError::io(&partial, "cannot sync", e))?;
         self.file
             .commit()
-            .map_err(|e| BearoffError::io(&target, "cannot rename the finished file to", e))?;
+            .map_err(|e| BearoffError::io(&target, "cannot move the finished file into place", e))?;
         if self.sidecar {
             let side = fileio::checksum::sidecar_path(&target);
             fileio::checksum::write_sidecar(&target)

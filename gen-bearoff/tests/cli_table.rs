@@ -133,3 +133,21 @@ fn a_missing_input_is_one_error() {
         case_missing_input(TOOL, BIN, &args, "/no/such/db.bd");
     }
 }
+
+#[test]
+fn a_directory_or_a_missing_directory_as_output_is_refused_before_the_build() {
+    let dir = Scratch::new("gen-bearoff", "table-place");
+    let out = dir.join("db.bd");
+    let missing = dir.join("no-such-dir");
+    let (o, m) = (out.to_str().unwrap(), missing.join("db.bd"));
+    let m = m.to_str().unwrap();
+    for sub in [
+        vec!["one-sided", "-p", "2", "-q", "--force", "-o"],
+        vec!["two-sided", "-p", "2", "-c", "2", "-q", "--force", "-o"],
+        vec!["hyper", "-c", "1", "-q", "--force", "-o"],
+    ] {
+        let args = [sub.as_slice(), &[o]].concat();
+        let missing_args = [sub.as_slice(), &[m]].concat();
+        case_output_place(TOOL, BIN, &args, &out, &missing_args, &missing);
+    }
+}

@@ -158,6 +158,51 @@ pub fn case_existing_output(tool: &str, bin: &str, args: &[&str], output: &Path,
     assert_eq!(before, after, "{args:?} changed {}", output.display());
 }
 
+/// An output path that cannot take a file, refused before any work, `--force` or not
+/// (`args` should carry it): `args` name `out`, made here a directory holding a file of
+/// the user's, which stays as it was, with no temporary file left beside it;
+/// `missing_args` name a file in `missing_dir`, which does not exist, and the error
+/// names that directory.
+pub fn case_output_place(
+    tool: &str,
+    bin: &str,
+    args: &[&str],
+    out: &Path,
+    missing_args: &[&str],
+    missing_dir: &Path,
+) {
+    std::fs::create_dir_all(out).unwrap();
+    std::fs::write(out.join("mine.txt"), "the user's").unwrap();
+    let parent = out.parent().unwrap();
+    let before = crate::dir_names(parent);
+    let r = run(bin, args);
+    assert_error(
+        tool,
+        &r,
+        "is a directory (the output is a file: name one in it)",
+        args,
+    );
+    assert_eq!(crate::dir_names(out), ["mine.txt"], "{args:?}");
+    assert_eq!(
+        std::fs::read_to_string(out.join("mine.txt")).unwrap(),
+        "the user's"
+    );
+    assert_eq!(
+        crate::dir_names(parent),
+        before,
+        "{args:?} left files beside the output"
+    );
+    assert!(!missing_dir.exists());
+    let r = run(bin, missing_args);
+    let needle = format!("the directory {} does not exist", missing_dir.display());
+    assert_error(tool, &r, &needle, missing_args);
+    assert!(
+        !missing_dir.exists(),
+        "{missing_args:?} created {}",
+        missing_dir.display()
+    );
+}
+
 /// An output equal to an input: refused (even with `--force`, which `args` should
 /// carry), the input unchanged.
 pub fn case_output_is_input(tool: &str, bin: &str, args: &[&str], input: &Path) {

@@ -344,3 +344,27 @@ fn td_init_lag_and_resume_threads_rows() {
     let args = ["td", "--resume", s(&first), "--games", "6", "--quiet"];
     case_stdout_full(TOOL, BIN, &args);
 }
+
+#[test]
+fn a_directory_or_a_missing_directory_as_output_is_refused_before_the_work() {
+    let dir = Scratch::new("trainer", "table-place");
+    let t = tourney(&dir);
+    let out = dir.join("out.sgf");
+    let missing = dir.join("no-such-dir");
+    let m = missing.join("out.sgf");
+    let duel = |o| [DUEL, &["--record", o, "--force"]].concat();
+    let export = |o| {
+        vec![
+            "tourney",
+            "export",
+            s(&t),
+            "--collection",
+            o,
+            "--quiet",
+            "--force",
+        ]
+    };
+    for (args, missing_args) in [(duel(s(&out)), duel(s(&m))), (export(s(&out)), export(s(&m)))] {
+        case_output_place(TOOL, BIN, &args, &out, &missing_args, &missing);
+    }
+}

@@ -65,13 +65,13 @@ fn bad_curve_inputs_and_outputs_are_one_error() {
         r.stderr
     );
     assert!(!out.exists());
-    // A folder that does not exist: the system's reason, not the drawing library's.
+    // A folder that does not exist: named before anything is drawn.
     let nowhere = dir.join("no-such-dir/out.png");
     let r = run(BIN, &["curve", "--input", s(&input), "-o", s(&nowhere)]);
     assert_eq!(r.code, Some(2), "{}", r.stderr);
     assert!(
         r.stderr.starts_with("trainer: ")
-            && r.stderr.contains("No such file or directory")
+            && r.stderr.contains("no-such-dir does not exist")
             && !r.stderr.contains("backend"),
         "{}",
         r.stderr

@@ -322,6 +322,9 @@ fn export_records(a: ExportArgs) -> Result<ExitCode> {
     bar.finish_and_clear();
     for (dir, ext) in [(&a.sgf, "sgf"), (&a.mat, "mat")] {
         let Some(dir) = dir else { continue };
+        if std::fs::symlink_metadata(dir).is_err() {
+            continue; // the export creates it: nothing in it to replace
+        }
         for s in &sessions {
             cli_support::outputs::check(&dir.join(s.file_name(ext)), &inputs, a.force)?;
         }
