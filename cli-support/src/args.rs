@@ -136,6 +136,16 @@ pub fn deadline(minutes: Option<f64>) -> anyhow::Result<Option<std::time::Instan
     }
 }
 
+/// The value parser of an input file that is read by its path (mapped, read twice, or
+/// named again on `--resume`): `-` is refused with one clear message instead of being
+/// looked up as a file called `-` (only the evaluator's `--input` reads standard input).
+pub fn input_file(value: &str) -> Result<PathBuf, String> {
+    if value == "-" {
+        return Err("standard input ('-') is not read here; give a file".to_string());
+    }
+    Ok(PathBuf::from(value))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -162,5 +172,15 @@ mod tests {
         );
         assert!(positive_duration("--seconds", LONGEST_SECONDS, TimeUnit::Seconds).is_ok());
         assert!(positive_duration("--seconds", LONGEST_SECONDS * 1.01, TimeUnit::Seconds).is_err());
+    }
+
+    #[test]
+    fn an_input_file_is_a_path_but_not_standard_input() {
+        assert_eq!(
+            super::input_file("a/b.csv").unwrap(),
+            std::path::PathBuf::from("a/b.csv")
+        );
+        assert_eq!(super::input_file("./-").unwrap(), std::path::PathBuf::from("./-"));
+        assert!(super::input_file("-").unwrap_err().contains("standard input"));
     }
 }

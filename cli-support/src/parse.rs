@@ -12,9 +12,23 @@ use clap::Parser;
 
 /// The parsed command line, or the status to exit with after help, the version or a
 /// usage error has been printed.
+/// A value that looks like a negative number (`--alpha -1`, `--seed -3`) is taken as the
+/// option's value, so that the error says what is wrong with it instead of calling it an
+/// unexpected argument.
 pub fn parse<C: Parser>(program: &str) -> Result<C, ExitCode> {
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
-    C::try_parse_from(&args).map_err(|e| report(program, &command_path(&C::command(), &args), &e))
+    parse_from(&args).map_err(|e| report(program, &command_path(&C::command(), &args), &e))
+}
+
+/// [`parse`]'s parsing, of `args` (the program's name first).
+pub fn parse_from<C: Parser>(args: &[std::ffi::OsString]) -> Result<C, clap::Error> {
+    let mut cmd = negative_numbers(C::command());
+    let mut matches = cmd.try_get_matches_from_mut(args)?;
+    C::from_arg_matches_mut(&mut matches).map_err(|e| e.format(&mut cmd))
+}
+
+fn negative_numbers(cmd: clap::Command) -> clap::Command {
+    cmd.allow_negative_numbers(true).mut_subcommands(negative_numbers)
 }
 
 /// The subcommand the arguments name, as `tool sub subsub` (words that are a
@@ -95,13 +109,18 @@ mod tests {
         Play {
             #[arg(long)]
             games: u64,
+            #[arg(long, default_value_t = 0.0)]
+            alpha: f64,
         },
     }
 
+    fn os(args: &[&str]) -> Vec<std::ffi::OsString> {
+        args.iter().map(Into::into).collect()
+    }
+
     fn line(args: &[&str]) -> String {
-        let e = Toy::try_parse_from(args).unwrap_err();
-        let os: Vec<std::ffi::OsString> = args.iter().map(Into::into).collect();
-        message(&e.render().to_string(), &command_path(&Toy::command(), &os))
+        let e = parse_from::<Toy>(&os(args)).unwrap_err();
+        message(&e.render().to_string(), &command_path(&Toy::command(), &os(args)))
     }
 
     #[test]
@@ -124,6 +143,19 @@ mod tests {
             "{missing}"
         );
         assert!(!line(&["toy", "play", "--games", "x"]).contains('\n'));
+    }
+
+    #[test]
+    fn a_negative_number_is_a_value() {
+        assert_eq!(
+            line(&["toy", "play", "--games", "-3"]),
+            "invalid value '-3' for '--games <GAMES>': invalid digit found in string (see 'toy play --help')"
+        );
+        let Toy::Play { games, alpha } =
+            parse_from::<Toy>(&os(&["toy", "play", "--games", "2", "--alpha", "-0.5"])).unwrap();
+        assert_eq!((games, alpha), (2, -0.5));
+        // Anything else that starts with a dash is still an option.
+        assert!(line(&["toy", "play", "--games", "-x"]).starts_with("unexpected argument '-x' found"));
     }
 
     #[test]

@@ -399,6 +399,10 @@ fn bad_arguments_and_files_exit_2_with_one_message() {
             "'0' for '--max-positions",
         ),
         (vec!["stats".into(), s(&missing).into()], "missing.csv"),
+        (
+            vec!["convert".into(), "-".into(), s(&dir.join("c.csv")).into()],
+            "invalid value '-' for '<INPUT>': standard input ('-') is not read here; give a file",
+        ),
         (sample1(&["--classes", "races"]), "races"),
         (sample1(&["--epsilon", "2"]), "--epsilon"),
         (

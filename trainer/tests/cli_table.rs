@@ -284,6 +284,23 @@ fn a_missing_input_is_one_error() {
         case_missing_input(TOOL, BIN, &args, m);
         assert!(!out.exists());
     }
+    // Standard input is not a file these commands can read.
+    let stdin = "standard input ('-') is not read here; give a file";
+    for args in [
+        vec!["benchmark", "--weights", "pubeval", "--set", "-"],
+        vec![
+            "supervised",
+            "--data",
+            "-",
+            "--class",
+            "race",
+            "--out",
+            s(&dir.join("r")),
+        ],
+        vec!["curve", "--input", "-", "-o", s(&dir.join("c.png"))],
+    ] {
+        assert_error(TOOL, &run(BIN, &args), stdin, &args);
+    }
 }
 
 #[test]
