@@ -139,11 +139,16 @@ pub fn deadline(minutes: Option<f64>) -> anyhow::Result<Option<std::time::Instan
 /// The value parser of an input file that is read by its path (mapped, read twice, or
 /// named again on `--resume`): `-` is refused with one clear message instead of being
 /// looked up as a file called `-` (only the evaluator's `--input` reads standard input).
-pub fn input_file(value: &str) -> Result<PathBuf, String> {
-    if value == "-" {
-        return Err("standard input ('-') is not read here; give a file".to_string());
-    }
-    Ok(PathBuf::from(value))
+/// Any other name is taken as it is, UTF-8 or not.
+pub fn input_file() -> impl clap::builder::TypedValueParser<Value = PathBuf> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PathBufValueParser::new().try_map(|p: PathBuf| {
+        if p.as_os_str() == "-" {
+            Err("standard input ('-') is not read here; give a file")
+        } else {
+            Ok(p)
+        }
+    })
 }
 
 #[cfg(test)]
@@ -176,11 +181,22 @@ mod tests {
 
     #[test]
     fn an_input_file_is_a_path_but_not_standard_input() {
-        assert_eq!(
-            super::input_file("a/b.csv").unwrap(),
-            std::path::PathBuf::from("a/b.csv")
+        use std::ffi::OsString;
+        use std::os::unix::ffi::OsStringExt;
+        let cmd = || clap::Command::new("t").arg(clap::Arg::new("input").value_parser(input_file()));
+        let parse = |v: OsString| {
+            cmd()
+                .try_get_matches_from([OsString::from("t"), v])
+                .map(|m| m.get_one::<PathBuf>("input").cloned().unwrap())
+        };
+        assert_eq!(parse("a/b.csv".into()).unwrap(), PathBuf::from("a/b.csv"));
+        assert_eq!(parse("./-".into()).unwrap(), PathBuf::from("./-"));
+        let odd = OsString::from_vec(b"x\xff.csv".to_vec());
+        assert_eq!(parse(odd.clone()).unwrap(), PathBuf::from(odd));
+        let e = parse("-".into()).unwrap_err().to_string();
+        assert!(
+            e.contains("standard input ('-') is not read here; give a file"),
+            "{e}"
         );
-        assert_eq!(super::input_file("./-").unwrap(), std::path::PathBuf::from("./-"));
-        assert!(super::input_file("-").unwrap_err().contains("standard input"));
     }
 }

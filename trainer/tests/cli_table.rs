@@ -242,6 +242,22 @@ fn an_existing_output_is_refused_unless_forced() {
     let sgf = dir.join("sgf");
     let r = run(BIN, &["tourney", "export", s(&t), "--sgf", s(&sgf), "--quiet"]);
     assert_eq!(r.code, Some(0), "{}", r.stderr);
+    // A collection in a record directory the export creates.
+    let recs = dir.join("recs");
+    let all = recs.join("all.sgf");
+    let args = [
+        "tourney",
+        "export",
+        s(&t),
+        "--sgf",
+        s(&recs),
+        "--collection",
+        s(&all),
+        "--quiet",
+    ];
+    let r = run(BIN, &args);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(all.exists() && test_support::dir_names(&recs).len() > 1);
     let first = dir.join("sgf").join(&test_support::dir_names(&sgf)[0]);
     let args = ["tourney", "export", s(&t), "--sgf", s(&sgf), "--quiet"];
     case_existing_output(TOOL, BIN, &args, &first, "exists (use --force to replace it)");

@@ -38,7 +38,7 @@ pub struct BuildArgs {
     #[command(flatten)]
     engine: EngineArgs,
     /// Positions: CSV with a position_id column, or a dataset file.
-    #[arg(long, value_parser = cli_support::args::input_file)]
+    #[arg(long, value_parser = cli_support::args::input_file())]
     input: PathBuf,
     /// Output file (JSON lines, e.g. bench.jsonl).
     #[arg(short, long)]

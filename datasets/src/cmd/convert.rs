@@ -15,7 +15,7 @@ use super::{note, FormatArg};
 #[derive(clap::Args)]
 pub struct Args {
     /// Dataset to read.
-    #[arg(value_parser = cli_support::args::input_file)]
+    #[arg(value_parser = cli_support::args::input_file())]
     input: PathBuf,
     /// Dataset to write.
     output: PathBuf,

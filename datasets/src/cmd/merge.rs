@@ -27,13 +27,13 @@ use super::{note, FormatArg};
 #[derive(clap::Args)]
 pub struct Args {
     /// The shard outputs.
-    #[arg(required = true, value_parser = cli_support::args::input_file)]
+    #[arg(required = true, value_parser = cli_support::args::input_file())]
     parts: Vec<PathBuf>,
     /// Output file.
     #[arg(short, long)]
     output: PathBuf,
     /// The positions file the rollout shards were given.
-    #[arg(long, value_parser = cli_support::args::input_file)]
+    #[arg(long, value_parser = cli_support::args::input_file())]
     input: Option<PathBuf>,
     /// Output format of rollout parts (default: from the output's extension).
     #[arg(long, value_enum)]

@@ -18,7 +18,7 @@ pub struct PositionsArgs {
     #[command(flatten)]
     pub engine: EngineArgs,
     /// Positions: CSV with a position_id column, or a dataset file.
-    #[arg(long, value_parser = cli_support::args::input_file)]
+    #[arg(long, value_parser = cli_support::args::input_file())]
     pub input: PathBuf,
     /// Output file (.csv, .nn/.dat/.txt for gnubg-nn text, .bgds/.bin for binary).
     #[arg(short, long)]

@@ -17,7 +17,7 @@ use serde_json::json;
 #[derive(clap::Args)]
 pub struct Args {
     /// Dataset to read (CSV, gnubg-nn text or binary).
-    #[arg(value_parser = cli_support::args::input_file)]
+    #[arg(value_parser = cli_support::args::input_file())]
     input: PathBuf,
     /// Input format (default: recognised).
     #[arg(long, value_enum)]

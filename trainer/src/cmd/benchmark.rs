@@ -26,7 +26,7 @@ pub struct Args {
     #[arg(long, required = true)]
     weights: Vec<String>,
     /// Benchmark set; repeat for several (scored together).
-    #[arg(long, required = true, value_parser = cli_support::args::input_file)]
+    #[arg(long, required = true, value_parser = cli_support::args::input_file())]
     set: Vec<PathBuf>,
     /// Worker threads (default: all cores). Results do not depend on it.
     #[arg(long, short = 'j')]

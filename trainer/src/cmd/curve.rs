@@ -16,7 +16,7 @@ use trainer::curve::{self, XAxis};
 #[derive(clap::Args)]
 pub struct Args {
     /// The curve CSV.
-    #[arg(long, value_parser = cli_support::args::input_file)]
+    #[arg(long, value_parser = cli_support::args::input_file())]
     input: PathBuf,
     /// The PNG to write.
     #[arg(short, long)]

@@ -29,7 +29,7 @@ use trainer::supervised::{bench, NetClass};
 pub struct Args {
     /// Training data: binary datasets (.bgds, memory-mapped), CSV or gnubg-nn text;
     /// repeat the flag for several files. Only positions of --class are used.
-    #[arg(long, value_name = "FILE", value_parser = cli_support::args::input_file)]
+    #[arg(long, value_name = "FILE", value_parser = cli_support::args::input_file())]
     data: Vec<PathBuf>,
     /// Starting weights: a gnubg weights file (.wd or .weights) or a trainer model (a
     /// weights file with its .json sidecar). Default: fresh nets.

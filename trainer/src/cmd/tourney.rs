@@ -306,7 +306,16 @@ fn export_records(a: ExportArgs) -> Result<ExitCode> {
         cli_support::outputs::check_not_input(dir, &inputs)?;
     }
     if let Some(c) = &a.collection {
-        cli_support::outputs::check(c, &inputs, a.force)?;
+        // In a record directory the export creates: nothing there to replace yet.
+        let parent = c.parent().map(cli_support::outputs::canonical);
+        let created = [&a.sgf, &a.mat].into_iter().flatten().any(|d| {
+            std::fs::symlink_metadata(d).is_err() && Some(cli_support::outputs::canonical(d)) == parent
+        });
+        if created {
+            cli_support::outputs::check_not_input(c, &inputs)?;
+        } else {
+            cli_support::outputs::check(c, &inputs, a.force)?;
+        }
     }
     let store = Store::new(&a.file);
     let t = store.read()?;
