@@ -43,20 +43,24 @@ fn strs(v: &[String]) -> Vec<&str> {
     v.iter().map(String::as_str).collect()
 }
 
+/// `tourney new FILE` of pubeval and `other`, two games per pairing.
+fn new_tourney<'a>(file: &'a str, other: &'a str) -> [&'a str; 8] {
+    [
+        "tourney",
+        "new",
+        file,
+        "--participants",
+        "pubeval",
+        other,
+        "--games-per-pairing",
+        "2",
+    ]
+}
+
 /// A finished tournament of pubeval and random.
 fn tourney(dir: &Path) -> PathBuf {
     let t = dir.join("t.json");
-    let new = [
-        "tourney",
-        "new",
-        s(&t),
-        "--participants",
-        "pubeval",
-        "random",
-        "--games-per-pairing",
-        "2",
-    ];
-    assert_eq!(run(BIN, &new).code, Some(0));
+    assert_eq!(run(BIN, &new_tourney(s(&t), "random")).code, Some(0));
     let r = run(BIN, &["tourney", "run", s(&t), "--quiet", "--workers", "1"]);
     assert_eq!(r.code, Some(0), "{}", r.stderr);
     t
@@ -400,4 +404,29 @@ fn a_directory_or_a_missing_directory_as_output_is_refused_before_the_work() {
     for (args, missing_args) in [(duel(s(&out)), duel(s(&m))), (export(s(&out)), export(s(&m)))] {
         case_output_place(TOOL, BIN, &args, &out, &missing_args, &missing);
     }
+}
+
+#[test]
+fn a_bad_player_or_worker_count_is_named_once() {
+    let dir = Scratch::new("trainer", "table-named");
+    let t = dir.join("t.json");
+    let missing = "no-such-net.wd";
+    let says =
+        "player 'no-such-net.wd': no such file (a player is pubeval, random, gnubg:PATH or a weights file)";
+    let new = new_tourney(s(&t), missing);
+    let duel = ["duel", "--a", missing, "--b", "random", "--games", "2"];
+    for (args, context) in [(&new[..], "participant no-such-net: "), (&duel[..], "player A: ")] {
+        let r = run(BIN, args);
+        assert_error(TOOL, &r, &format!("{context}{says}"), args);
+        assert_eq!(r.stderr.matches("no-such-net.wd").count(), 1, "{}", r.stderr);
+    }
+    assert!(!t.exists());
+    let t = tourney(&dir);
+    let args = ["tourney", "run", s(&t), "--workers", "0"];
+    assert_error(
+        TOOL,
+        &run(BIN, &args),
+        "trainer: --workers must be at least 1",
+        &args,
+    );
 }

@@ -4,7 +4,7 @@ use cli_support::thread_count;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use trainer::benchmark::{compare, score_player, summarise, Report};
 use trainer::player;
 
@@ -51,7 +51,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let mut reports: Vec<Report> = Vec::new();
     let mut first = None;
     for spec in &args.weights {
-        let p = player::from_spec(spec, &paths, &mut dbs).with_context(|| format!("player {spec}"))?;
+        let p = player::from_spec(spec, &paths, &mut dbs)?;
         let scores = pool.install(|| score_player(&entries, p.as_ref()))?;
         let mut report = summarise(spec, &entries, &scores);
         match &first {

@@ -78,8 +78,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let threads = thread_count(args.threads)?;
     let paths = data_paths(&args.data);
     let mut dbs = None;
-    let a = player::from_spec(&args.a, &paths, &mut dbs).with_context(|| format!("player A ({})", args.a))?;
-    let b = player::from_spec(&args.b, &paths, &mut dbs).with_context(|| format!("player B ({})", args.b))?;
+    let a = player::from_spec(&args.a, &paths, &mut dbs).context("player A")?;
+    let b = player::from_spec(&args.b, &paths, &mut dbs).context("player B")?;
     let opts = DuelOptions {
         games: args.games,
         seed: args.seed,

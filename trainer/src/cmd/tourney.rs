@@ -178,7 +178,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
 /// Checks that a player description loads.
 fn check_player(spec: &str, data: &BearoffArgs) -> Result<()> {
     let mut dbs = None;
-    player::from_spec(spec, &data_paths(data), &mut dbs).with_context(|| format!("player '{spec}'"))?;
+    player::from_spec(spec, &data_paths(data), &mut dbs)?;
     Ok(())
 }
 
@@ -219,7 +219,7 @@ fn play(a: RunArgs) -> Result<ExitCode> {
     let store = Store::new(&a.file);
     let t = store.read()?;
     let opts = RunOptions {
-        workers: thread_count(a.workers).context("--workers")?,
+        workers: cli_support::threads::thread_count_named("--workers", a.workers)?,
         sync: a.sync.as_deref().map(str::parse::<Sync>).transpose()?,
         batch: a.batch,
         stale_after_s: a.stale_after,
