@@ -17,14 +17,17 @@ pub fn canonical(p: &Path) -> PathBuf {
     if let Ok(c) = std::fs::canonicalize(p) {
         return c;
     }
-    let name = p.file_name();
-    let parent = match p.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    match (name, std::fs::canonicalize(&parent)) {
+    match (p.file_name(), std::fs::canonicalize(directory_of(p))) {
         (Some(n), Ok(dir)) => dir.join(n),
         _ => std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf()),
+    }
+}
+
+/// The directory `p` is in (`.` for a bare name).
+fn directory_of(p: &Path) -> &Path {
+    match p.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
     }
 }
 
@@ -58,10 +61,7 @@ pub fn check(output: &Path, inputs: &[&Path], force: bool) -> Result<()> {
             output.display()
         );
     }
-    let parent = match output.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
+    let parent = directory_of(output);
     match std::fs::metadata(parent) {
         Ok(m) if m.is_dir() => {}
         Ok(_) => bail!(

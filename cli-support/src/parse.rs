@@ -12,6 +12,7 @@ use clap::Parser;
 
 /// The parsed command line, or the status to exit with after help, the version or a
 /// usage error has been printed.
+///
 /// A value that looks like a negative number (`--alpha -1`, `--seed -3`) is taken as the
 /// option's value, so that the error says what is wrong with it instead of calling it an
 /// unexpected argument.

@@ -188,13 +188,7 @@ fn an_existing_output_is_refused_unless_forced() {
     let out = dir.join("precious.csv");
     std::fs::write(&out, "position_id\n4HPwATDgc/ABMA\n").unwrap();
     let o = s(&out);
-    for args in [
-        vec!["sample", "--games", "2", "-o", o, "--quiet"],
-        vec!["rollout", "--input", s(&pos), "-o", o, "--trials", "2", "--quiet"],
-        vec!["benchmark", "build", "--input", s(&pos), "-o", o, "--quiet"],
-        vec!["convert", s(&data), o, "--quiet"],
-        vec!["merge", "-o", o, s(&data), "--quiet"],
-    ] {
+    for args in writers(o, s(&pos), s(&data)) {
         case_existing_output(TOOL, BIN, &args, &out, "exists (use --force to replace it)");
     }
     let r = run(BIN, &["convert", s(&data), o, "--quiet", "--force"]);
@@ -241,30 +235,24 @@ fn a_directory_or_a_missing_directory_as_output_is_refused_before_the_work() {
     let out = dir.join("out.csv");
     let missing = dir.join("no-such-dir");
     let m = missing.join("out.csv");
-    let every = |o| writers(o, s(&pos), s(&data));
+    let every = |o| {
+        writers(o, s(&pos), s(&data)).map(|mut args| {
+            args.push("--force");
+            args
+        })
+    };
     for (args, missing_args) in every(s(&out)).iter().zip(every(s(&m)).iter()) {
         case_output_place(TOOL, BIN, args, &out, missing_args, &missing);
     }
 }
 
-/// Every command that writes a dataset file, onto `o`, all with `--force`.
+/// Every command that writes a dataset file, onto `o`.
 fn writers<'a>(o: &'a str, pos: &'a str, data: &'a str) -> [Vec<&'a str>; 5] {
     [
-        vec!["sample", "--games", "2", "-o", o, "--quiet", "--force"],
-        vec![
-            "rollout", "--input", pos, "-o", o, "--trials", "2", "--quiet", "--force",
-        ],
-        vec![
-            "benchmark",
-            "build",
-            "--input",
-            pos,
-            "-o",
-            o,
-            "--quiet",
-            "--force",
-        ],
-        vec!["convert", data, o, "--quiet", "--force"],
-        vec!["merge", "-o", o, data, "--quiet", "--force"],
+        vec!["sample", "--games", "2", "-o", o, "--quiet"],
+        vec!["rollout", "--input", pos, "-o", o, "--trials", "2", "--quiet"],
+        vec!["benchmark", "build", "--input", pos, "-o", o, "--quiet"],
+        vec!["convert", data, o, "--quiet"],
+        vec!["merge", "-o", o, data, "--quiet"],
     ]
 }

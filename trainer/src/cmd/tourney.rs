@@ -1,7 +1,7 @@
 //! `trainer tourney`: tournaments kept in a file that several workers share.
 
 use cli_support::{progress_bar, thread_count};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
@@ -305,17 +305,24 @@ fn export_records(a: ExportArgs) -> Result<ExitCode> {
     for dir in [&a.sgf, &a.mat].into_iter().flatten() {
         cli_support::outputs::check_not_input(dir, &inputs)?;
     }
-    if let Some(c) = &a.collection {
-        // In a record directory the export creates: nothing there to replace yet.
-        let parent = c.parent().map(cli_support::outputs::canonical);
-        let created = [&a.sgf, &a.mat].into_iter().flatten().any(|d| {
-            std::fs::symlink_metadata(d).is_err() && Some(cli_support::outputs::canonical(d)) == parent
-        });
-        if created {
-            cli_support::outputs::check_not_input(c, &inputs)?;
+    // A file in a record directory the export creates has nothing to replace yet: only
+    // the input rule applies to it.
+    let created: Vec<PathBuf> = [&a.sgf, &a.mat]
+        .into_iter()
+        .flatten()
+        .filter(|d| std::fs::symlink_metadata(d).is_err())
+        .map(|d| cli_support::outputs::canonical(d))
+        .collect();
+    let check = |file: &Path| {
+        let parent = file.parent().map(cli_support::outputs::canonical);
+        if parent.is_some_and(|p| created.contains(&p)) {
+            cli_support::outputs::check_not_input(file, &inputs)
         } else {
-            cli_support::outputs::check(c, &inputs, a.force)?;
+            cli_support::outputs::check(file, &inputs, a.force)
         }
+    };
+    if let Some(c) = &a.collection {
+        check(c)?;
     }
     let store = Store::new(&a.file);
     let t = store.read()?;
@@ -331,11 +338,8 @@ fn export_records(a: ExportArgs) -> Result<ExitCode> {
     bar.finish_and_clear();
     for (dir, ext) in [(&a.sgf, "sgf"), (&a.mat, "mat")] {
         let Some(dir) = dir else { continue };
-        if std::fs::symlink_metadata(dir).is_err() {
-            continue; // the export creates it: nothing in it to replace
-        }
         for s in &sessions {
-            cli_support::outputs::check(&dir.join(s.file_name(ext)), &inputs, a.force)?;
+            check(&dir.join(s.file_name(ext)))?;
         }
     }
     let opts = ExportOptions {
