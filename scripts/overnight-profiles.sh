@@ -19,7 +19,7 @@ if [ "$quick" = 1 ]; then
   : "${LABEL_GAMES:=40}" "${LABEL_POSITIONS:=3000}" "${LABEL_PLIES:=1}" "${DATA_ROUNDS:=2}" "${ALTERNATIVES:=2}"
   : "${TD_SHARE:=0.30}"
   : "${EPOCHS:=12}" "${LR:=0.0003}"
-  : "${FIT_HIDDEN:=64}" "${FIT_ROUNDS:=2}" "${FIT_EPOCHS:=4}" "${FIT_LR:=0.001}" "${FIT_SHARE:=0.10}"
+  : "${FIT_HIDDEN:=64}" "${FIT_ROUNDS:=2}" "${FIT_EPOCHS:=150}" "${FIT_LR:=0.001}" "${FIT_SHARE:=0.10}"
   : "${BENCH_GAMES:=40}" "${BENCH_POSITIONS:=150}" "${BENCH_CANDIDATES:=4}" "${BENCH_TRIALS:=18}" "${BENCH_TRUNCATE:=2}"
   : "${ROUND_DUEL_GAMES:=1000}" "${DUEL_GAMES:=2000}"
 else
