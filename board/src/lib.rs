@@ -14,7 +14,8 @@ Every other bgkit crate builds on this one; it depends on no other bgkit crate.
 * [`MoveGen`], [`Position::legal_moves`]: every legal move, one per distinct resulting
   position, in gnubg's order; a [`Move`] is its [`Step`]s (one checker movement per
   die) and the position it leads to; [`perft`] counts game trees.
-* [`Position::position_id`], [`Position::from_id`], [`MatchState`], [`Xgid`]: IDs.
+* [`Position::position_id`], [`Position::from_id`], [`MatchState`], [`Xgid`]: IDs;
+  [`parse_any_id`] reads whichever of them a user gives.
 * [`notation`]: standard and gnubg-style move text; [`Position::parse_move`] reads it
   back into a legal move.
 * [`Dice`], [`DiceStream`]: rolls and a seeded MT19937 dice stream; [`seed`]: bgkit's
@@ -38,6 +39,7 @@ assert_eq!(best.notation(), "8/5, 6/5");
 */
 #![deny(missing_docs)]
 
+mod any_id;
 mod base64;
 mod dice;
 mod finish;
@@ -54,6 +56,7 @@ mod step;
 mod variant;
 mod xgid;
 
+pub use any_id::{parse_any_id, AnyId, AnyIdError};
 pub use dice::{Dice, DiceError, DiceStream, Mt19937};
 pub use finish::Finish;
 pub use match_id::{CubeOwner, GameState, MatchIdError, MatchState, MATCH_ID_LEN};

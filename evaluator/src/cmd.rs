@@ -5,6 +5,7 @@ pub mod best_move;
 pub mod eval;
 pub mod moves;
 pub mod notation;
+pub mod position;
 pub mod show;
 
 use anyhow::{Context, Result};
@@ -20,19 +21,6 @@ pub fn engine_options(a: &EngineArgs) -> EngineOptions {
         bearoff_os: a.bearoff_os.clone(),
         bearoff_ts: a.bearoff_ts.clone(),
         no_bearoff: a.no_bearoff,
-    }
-}
-
-/// Parses a Position ID, naming it in the error.
-pub fn parse_position(id: &str) -> Result<Position> {
-    Position::from_id(id).with_context(|| format!("bad --position-id '{id}'"))
-}
-
-/// Builds a roll from two dice, naming them in the error.
-pub fn parse_dice(d: &[u8]) -> Result<Dice> {
-    match d {
-        [a, b] => Dice::new(*a, *b).context("bad --dice"),
-        _ => anyhow::bail!("--dice takes two values, e.g. --dice 3 1"),
     }
 }
 
@@ -52,7 +40,7 @@ pub struct Row {
 pub struct BatchArgs {
     /// With --input: worker threads (default: one per core). The output is the same,
     /// byte for byte, for any number.
-    #[arg(long, short = 'j', conflicts_with = "position_id")]
+    #[arg(long, short = 'j', conflicts_with_all = ["position_id", "position"])]
     pub threads: Option<usize>,
     /// No progress bar.
     #[arg(long, short = 'q')]

@@ -112,9 +112,9 @@ fn bad_input_exits_2_with_a_message_naming_the_problem() {
     let out = evaluator(&["moves", "--position-id", "4HPwATDgc/ABM", "--dice", "3", "1"]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.starts_with("evaluator: bad --position-id '4HPwATDgc/ABM'"),
-        "{err}"
+    assert_eq!(
+        err.trim_end(),
+        "evaluator: bad --position-id: position ID '4HPwATDgc/ABM' has 13 characters (expected 14)"
     );
     let out = evaluator(&["moves", "--position-id", "4HPwATDgc/ABMA", "--dice", "7", "1"]);
     assert_eq!(out.status.code(), Some(2));
@@ -150,4 +150,104 @@ fn a_bad_csv_row_is_reported_with_its_line_and_the_rest_still_processed() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("bad.csv:3"), "{err}");
     std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// The one position of `eval`, `best-move`, `moves` and `notation` may be a Position
+/// ID, `PositionID:MatchID` or an XGID, as the POSITION argument or by --position-id;
+/// the roll defaults to the dice rolled in the Match ID or XGID.
+#[test]
+fn one_position_in_any_form() {
+    // Lower case on roll with 52 after upper case's 31 (8/5 6/5), cube 2 owned by upper
+    // case, 7-point match at 1-6, Crawford. gnubg 1.07, `set xgid` then `show board`:
+    // Position ID sGfwATDgc/ABMA.
+    let xgid = "XGID=-b---BD-B---eE---c-e----B-:1:-1:-1:52:6:1:1:7:10";
+    let pid = "sGfwATDgc/ABMA";
+    let run = |args: &[&str]| {
+        let out = evaluator(args);
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        stdout(&out)
+    };
+    // Moves need no weights: every form lists the same moves of the same roll.
+    let moves = run(&["moves", "--position-id", pid, "--dice", "5", "2"]);
+    assert!(moves.lines().count() > 5, "{moves}");
+    assert_eq!(run(&["moves", pid, "--dice", "5", "2"]), moves);
+    assert_eq!(run(&["moves", xgid]), moves, "the XGID's dice");
+    // Without its prefix an XGID may begin with '-': after `--`, or as the flag's value.
+    let bare = &xgid["XGID=".len()..];
+    assert_eq!(run(&["moves", "--", bare]), moves, "no prefix");
+    assert_eq!(run(&["moves", &format!("--position-id={bare}")]), moves);
+    assert_eq!(run(&["moves", "--position-id", xgid]), moves);
+    let match_id = stdout(&evaluator(&["show", xgid]));
+    let match_id = match_id
+        .lines()
+        .find_map(|l| l.strip_prefix(" Match ID: "))
+        .unwrap();
+    assert_eq!(
+        run(&["moves", &format!("{pid}:{match_id}")]),
+        moves,
+        "the Match ID's dice"
+    );
+    // --dice overrides the dice in the text.
+    assert_eq!(
+        run(&["moves", xgid, "--dice", "3", "1"]),
+        run(&["moves", pid, "--dice", "3", "1"])
+    );
+    assert_eq!(
+        run(&["notation", "--position-id", xgid, "13-8,13-11"]),
+        "13/11, 13/8\n"
+    );
+
+    let fail = |args: &[&str], want: &str| {
+        let out = evaluator(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.starts_with("evaluator: ") && err.contains(want),
+            "{args:?}: {err}"
+        );
+        assert_eq!(err.lines().count(), 1, "{err}");
+    };
+    fail(
+        &["moves", pid],
+        "give the roll: --dice D1 D2 (the position sGfwATDgc/ABMA has no dice rolled)",
+    );
+    fail(
+        &["moves", "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"],
+        "has no dice rolled",
+    );
+    fail(
+        &["moves", "sGfwATDgc/ABM"],
+        "bad POSITION: position ID 'sGfwATDgc/ABM' has 13",
+    );
+    fail(
+        &["moves", &format!("{pid}:AAAA")],
+        "bad POSITION: match ID 'AAAA'",
+    );
+    fail(&["moves", &xgid[..xgid.len() - 3]], "bad POSITION: XGID");
+    fail(
+        &["moves", pid, "--position-id", pid, "--dice", "3", "1"],
+        "cannot be used with",
+    );
+    fail(&["moves", pid, "--input", "in.csv"], "cannot be used with");
+    fail(
+        &["moves", "--input", "in.csv", "--dice", "3", "1"],
+        "cannot be used with",
+    );
+
+    // With gnubg's weights: the evaluation and the move choice of every form agree.
+    if !test_support::have(&[test_support::WD, test_support::OS, test_support::TS]) {
+        return;
+    }
+    let eval = run(&["eval", "--position-id", pid, "--json"]);
+    assert!(eval.contains(&format!("\"position_id\":\"{pid}\"")), "{eval}");
+    assert_eq!(run(&["eval", xgid, "--json"]), eval);
+    assert_eq!(run(&["eval", pid, "--json"]), eval);
+    let best = run(&["best-move", "--position-id", pid, "--dice", "5", "2", "--json"]);
+    assert!(best.contains("\"dice\":[5,2]"), "{best}");
+    assert_eq!(run(&["best-move", xgid, "--json"]), best);
+    fail(&["eval", pid, "-j", "2"], "cannot be used with");
 }

@@ -7,22 +7,26 @@ use test_support::{have, Scratch, OS, TS, WD};
 
 const BIN: &str = env!("CARGO_BIN_EXE_evaluator");
 const ID: &str = "4HPwATDgc/ABMA";
+const XGID: &str = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10";
 
 /// Every subcommand, with arguments that make it print.
 fn table(input: &str, dice_input: &str) -> Vec<Vec<String>> {
     let v = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
     vec![
         v(&["show", ID]),
-        v(&["show", "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10"]),
+        v(&["show", XGID]),
         v(&["notation", "24/22, 22/20*"]),
         v(&["moves", "--position-id", ID, "--dice", "3", "1"]),
         v(&["moves", "--input", dice_input]),
+        v(&["moves", XGID]),
         v(&["eval", "--position-id", ID]),
+        v(&["eval", XGID, "--json"]),
         v(&["eval", "--position-id", ID, "--json"]),
         v(&["eval", "--input", input]),
         v(&["eval", "--input", input, "-j", "2", "-q"]),
         v(&["best-move", "--position-id", ID, "--dice", "3", "1"]),
         v(&["best-move", "--position-id", ID, "--dice", "3", "1", "--json"]),
+        v(&["best-move", ID, "--dice", "3", "1", "--json"]),
         v(&["best-move", "--input", dice_input]),
         v(&["best-move", "--input", dice_input, "--threads", "2"]),
         v(&["bench", "--movegen", "--seconds", "0.01"]),

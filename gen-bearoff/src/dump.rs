@@ -29,8 +29,18 @@ use crate::twosided::TwoSidedDb;
 pub enum DumpTarget {
     /// gnubg's `--index`: `index / n` is the player on roll, `index % n` the opponent.
     Index(u64),
-    /// A gnubg Position ID.
+    /// A gnubg Position ID, or `PositionID:MatchID` or an XGID ([`board::parse_any_id`]).
     PositionId(String),
+}
+
+/// The Position ID the dump's header lines show for `text`: as given when it is a bare
+/// Position ID (as gnubg's `bearoffdump` prints it), else the one of the position it
+/// names.
+fn shown_id(text: &str) -> String {
+    match board::parse_any_id(text) {
+        Ok(any) if any.state.is_some() => any.position.position_id(),
+        _ => text.to_string(),
+    }
 }
 
 fn status(db: &BearoffDb) -> String {
@@ -135,8 +145,9 @@ pub fn locate(db: &BearoffDb, target: &DumpTarget) -> Result<(Position, u64, u64
             (Position::new_unchecked(b0, b1), us, them)
         }
         DumpTarget::PositionId(pid) => {
-            let pos = Position::from_id(pid)
-                .map_err(|e| BearoffError::NotCovered(format!("invalid Position ID '{pid}': {e}")))?;
+            let pos = board::parse_any_id(pid)
+                .map_err(|e| BearoffError::NotCovered(format!("invalid position '{pid}': {e}")))?
+                .position;
             let rank = |side: &[u8; 25]| {
                 index.rank(side).ok_or_else(|| {
                     BearoffError::NotCovered(format!(
@@ -162,7 +173,7 @@ pub fn dump(db: &BearoffDb, target: &DumpTarget, name: &str) -> Result<String, B
             let _ = writeln!(s, "Position number : {id}");
         }
         DumpTarget::PositionId(pid) => {
-            let _ = writeln!(s, "Position ID     : {pid}");
+            let _ = writeln!(s, "Position ID     : {}", shown_id(pid));
         }
     }
     s.push_str("\nInformation about database:\n\n");
@@ -173,7 +184,7 @@ pub fn dump(db: &BearoffDb, target: &DumpTarget, name: &str) -> Result<String, B
             let _ = write!(s, "\nDump of position#: {id}\n\n");
         }
         DumpTarget::PositionId(pid) => {
-            let _ = write!(s, "\nDump of position ID: {pid}\n\n");
+            let _ = write!(s, "\nDump of position ID: {}\n\n", shown_id(pid));
         }
     }
     let _ = write!(s, " GNU Backgammon  Position ID: {}\n\n", pos.position_id());

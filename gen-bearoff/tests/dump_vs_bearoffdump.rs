@@ -145,6 +145,15 @@ fn two_sided_dumps_match_bearoffdump() {
     for args in [vec!["-n", "1358"], vec!["-n", "200"], vec!["-n", "7055"]] {
         compare(&c, &args, true);
     }
+    // The same position as an XGID (gnubg 1.07's `set xgid` of it shows Position ID
+    // CgAAEAEAAAAAAA) and with a Match ID: the same dump.
+    let by_id = ours(&f, &["-p", "CgAAEAEAAAAAAA"]);
+    for other in [
+        "XGID=--A--A----------------aa--:0:0:1:00:0:0:0:0:10",
+        "CgAAEAEAAAAAAA:cAkAAAAAAAAA",
+    ] {
+        assert_eq!(ours(&f, &["-p", other]), by_id, "{other}");
+    }
 }
 
 #[test]

@@ -8,6 +8,7 @@ use anyhow::{bail, Result};
 use board::MoveGen;
 use evaluator::search::FILTERS_NORMAL;
 
+use super::position::PositionArgs;
 use super::{BatchArgs, EngineArgs, RowJob, SearchArgs};
 
 /// Choose the best move by cubeless money equity, as gnubg does (0 ply unless
@@ -16,9 +17,10 @@ use super::{BatchArgs, EngineArgs, RowJob, SearchArgs};
 /// With --input FILE.csv (columns `position_id,die1,die2`): CSV
 /// `position_id,die1,die2,best_move,best_after_id`, the move in gnubg's notation and the
 /// position after it from the mover's side (as `moves` writes it); both empty when no
-/// move is legal; rows in the input's order on any number of threads. With
-/// --position-id and --dice: the move, its equity and the ID, or with --json one JSON
-/// object.
+/// move is legal; rows in the input's order on any number of threads. With one
+/// POSITION (a Position ID, PositionID:MatchID or an XGID; or --position-id) and
+/// --dice (or the dice rolled in the Match ID or XGID): the move, its equity and the
+/// ID, or with --json one JSON object.
 #[derive(clap::Args)]
 pub struct Args {
     #[command(flatten)]
@@ -28,15 +30,15 @@ pub struct Args {
     #[command(flatten)]
     batch: BatchArgs,
     /// CSV file with columns position_id,die1,die2 ("-" for stdin).
-    #[arg(long, conflicts_with = "position_id")]
+    #[arg(long, conflicts_with_all = ["position_id", "position"])]
     input: Option<PathBuf>,
-    /// One position (with --dice).
-    #[arg(long, requires = "dice")]
-    position_id: Option<String>,
-    /// The roll, e.g. --dice 3 1.
-    #[arg(long, num_args = 2, value_names = ["D1", "D2"])]
+    #[command(flatten)]
+    one: PositionArgs,
+    /// The roll, e.g. --dice 3 1 (default: the dice rolled in POSITION's Match ID or
+    /// XGID).
+    #[arg(long, num_args = 2, value_names = ["D1", "D2"], conflicts_with = "input")]
     dice: Vec<u8>,
-    /// With --position-id: print one JSON object instead of the line.
+    /// With POSITION: print one JSON object instead of the line.
     #[arg(long, conflicts_with = "input")]
     json: bool,
 }
@@ -57,7 +59,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let ev = args.search.evaluator(&args.engine)?;
     let (plies, look) = (args.search.plies, args.search.lookahead());
     let mut out = BufWriter::new(cli_support::stdout());
-    match (&args.input, &args.position_id) {
+    match (&args.input, args.one.given()?) {
         (Some(path), None) => super::process_rows(
             RowJob {
                 path,
@@ -84,14 +86,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
             },
             &mut out,
         ),
-        (None, Some(id)) => {
-            let pos = super::parse_position(id)?;
-            let dice = super::parse_dice(&args.dice)?;
+        (None, Some(given)) => {
+            let ((d1, d2), dice) = super::position::roll(&given, &args.dice)?;
+            let pos = given.position;
             let best = ev.best_move_plied(&mut MoveGen::new(), &pos, dice, plies, &FILTERS_NORMAL, look)?;
             if args.json {
                 let report = Report {
                     position_id: pos.position_id(),
-                    dice: [args.dice[0], args.dice[1]],
+                    dice: [d1, d2],
                     plies,
                     best_move: best.as_ref().map(|(m, _)| m.notation()),
                     best_move_gnubg: best.as_ref().map(|(m, _)| m.gnubg_notation()),
@@ -108,6 +110,6 @@ pub fn run(args: Args) -> Result<ExitCode> {
             out.flush()?;
             Ok(ExitCode::SUCCESS)
         }
-        _ => bail!("give --input FILE.csv, or --position-id ID --dice D1 D2"),
+        _ => bail!("give --input FILE.csv, or one POSITION and --dice D1 D2"),
     }
 }

@@ -8,6 +8,7 @@ use anyhow::{bail, Result};
 use board::Player;
 use evaluator::eval::{invert, money_equity};
 
+use super::position::PositionArgs;
 use super::{BatchArgs, EngineArgs, RowJob, SearchArgs};
 
 /// Evaluate positions, cubeless, as gnubg does (0 ply unless --plies).
@@ -16,7 +17,8 @@ use super::{BatchArgs, EngineArgs, RowJob, SearchArgs};
 /// `position_id,class,p_win,p_wg,p_wbg,p_lg,p_lbg`, probabilities for the side on roll
 /// (gammons include backgammons), class as gnubg numbers it (0 over, 4 bearoff2,
 /// 6 bearoff1, 8 race, 9 crashed, 10 contact), rows in the input's order on any number
-/// of threads. With --position-id: a readable report, or with --json one JSON object.
+/// of threads. With one POSITION (a Position ID, PositionID:MatchID or an XGID; or
+/// --position-id): a readable report, or with --json one JSON object.
 #[derive(clap::Args)]
 pub struct Args {
     #[command(flatten)]
@@ -26,12 +28,11 @@ pub struct Args {
     #[command(flatten)]
     batch: BatchArgs,
     /// CSV file with a position_id column ("-" for stdin).
-    #[arg(long, conflicts_with = "position_id")]
+    #[arg(long, conflicts_with_all = ["position_id", "position"])]
     input: Option<PathBuf>,
-    /// One position to evaluate.
-    #[arg(long)]
-    position_id: Option<String>,
-    /// With --position-id: print one JSON object instead of the report.
+    #[command(flatten)]
+    one: PositionArgs,
+    /// With POSITION: print one JSON object instead of the report.
     #[arg(long, conflicts_with = "input")]
     json: bool,
 }
@@ -57,7 +58,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let ev = args.search.evaluator(&args.engine)?;
     let (plies, look) = (args.search.plies, args.search.lookahead());
     let mut out = BufWriter::new(cli_support::stdout());
-    match (&args.input, &args.position_id) {
+    match (&args.input, args.one.given()?) {
         (Some(path), None) => super::process_rows(
             RowJob {
                 path,
@@ -78,8 +79,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
             },
             &mut out,
         ),
-        (None, Some(id)) => {
-            let pos = super::parse_position(id)?;
+        (None, Some(given)) => {
+            let pos = given.position;
             let class = ev.classify(&pos);
             let p = ev.evaluate_plied(&pos, plies, look)?;
             if args.json {
@@ -129,6 +130,6 @@ pub fn run(args: Args) -> Result<ExitCode> {
             out.flush()?;
             Ok(ExitCode::SUCCESS)
         }
-        _ => bail!("give --input FILE.csv or --position-id ID"),
+        _ => bail!("give --input FILE.csv or one POSITION"),
     }
 }

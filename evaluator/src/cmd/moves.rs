@@ -7,9 +7,12 @@ use std::process::ExitCode;
 use anyhow::{bail, Result};
 use board::MoveGen;
 
+use super::position::PositionArgs;
+
 /// List every legal move.
 ///
-/// With --position-id and --dice: one line per move, `<notation>\t<position ID after
+/// With one POSITION (a Position ID, PositionID:MatchID or an XGID; or --position-id)
+/// and --dice (or the dice rolled in the Match ID or XGID): one line per move, `<notation>\t<position ID after
 /// the move>`. With --input FILE.csv (header `position_id,die1,die2`): CSV
 /// `position_id,die1,die2,n_moves,after_ids` where n_moves is the number of distinct
 /// resulting positions (0 when no move is legal) and after_ids their Position IDs,
@@ -20,14 +23,14 @@ use board::MoveGen;
 /// the position the opponent faces).
 #[derive(clap::Args)]
 pub struct Args {
-    /// Position ID (gnubg's 14 characters), the side on roll moves.
-    #[arg(long, conflicts_with = "input", requires = "dice")]
-    position_id: Option<String>,
-    /// The roll, e.g. --dice 3 1.
-    #[arg(long, num_args = 2, value_names = ["D1", "D2"])]
+    #[command(flatten)]
+    one: PositionArgs,
+    /// The roll, e.g. --dice 3 1 (default: the dice rolled in POSITION's Match ID or
+    /// XGID).
+    #[arg(long, num_args = 2, value_names = ["D1", "D2"], conflicts_with = "input")]
     dice: Vec<u8>,
     /// CSV file with columns position_id,die1,die2 ("-" for stdin).
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["position_id", "position"])]
     input: Option<PathBuf>,
     /// Notation style for the single-position listing.
     #[arg(long, value_enum, default_value = "standard")]
@@ -45,11 +48,10 @@ pub enum Style {
 
 pub fn run(args: Args) -> Result<ExitCode> {
     let mut out = BufWriter::new(cli_support::stdout());
-    match (&args.position_id, &args.input) {
-        (Some(id), None) => {
-            let pos = super::parse_position(id)?;
-            let dice = super::parse_dice(&args.dice)?;
-            for m in MoveGen::new().moves(&pos, dice) {
+    match (args.one.given()?, &args.input) {
+        (Some(given), None) => {
+            let (_, dice) = super::position::roll(&given, &args.dice)?;
+            for m in MoveGen::new().moves(&given.position, dice) {
                 let text = match args.style {
                     Style::Standard => m.notation(),
                     Style::Gnubg => m.gnubg_notation(),
@@ -60,7 +62,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         (None, Some(path)) => batch(path, &mut out),
-        _ => bail!("give either --position-id ID --dice D1 D2, or --input FILE.csv"),
+        _ => bail!("give either one POSITION and --dice D1 D2, or --input FILE.csv"),
     }
 }
 

@@ -9,17 +9,19 @@ use board::parse_move::parse_steps;
 /// Write a play in standard notation.
 ///
 /// Without a position, the play is a list of simple moves (`24/22, 22/20*, 20/18`;
-/// hits marked with `*`) and is rewritten as is. With --position-id and --dice, any
-/// notation is accepted (standard, gnubg's, `8-5,6-5`) and must be a legal move of that
-/// position and roll; hits then come from the board.
+/// hits marked with `*`) and is rewritten as is. With --position-id (a Position ID,
+/// PositionID:MatchID or an XGID) and --dice (or the dice rolled in its Match ID or
+/// XGID), any notation is accepted (standard, gnubg's, `8-5,6-5`) and must be a legal
+/// move of that position and roll; hits then come from the board.
 #[derive(clap::Args)]
 pub struct Args {
     /// The play, e.g. "24/22, 22/20*, 20/18, 18/16".
     play: String,
-    /// Check the play against this position (side on roll moves).
-    #[arg(long, requires = "dice")]
+    /// Check the play against this position (side on roll moves): a Position ID,
+    /// PositionID:MatchID or an XGID.
+    #[arg(long, value_name = "POSITION")]
     position_id: Option<String>,
-    /// The roll, with --position-id.
+    /// The roll, with --position-id (default: the dice rolled in its Match ID or XGID).
     #[arg(long, num_args = 2, value_names = ["D1", "D2"], requires = "position_id")]
     dice: Vec<u8>,
     /// Print gnubg's style instead of the standard notation.
@@ -29,10 +31,10 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<ExitCode> {
     let steps = match &args.position_id {
-        Some(id) => {
-            let pos = super::parse_position(id)?;
-            let dice = super::parse_dice(&args.dice)?;
-            pos.parse_move(dice, &args.play)?.steps().to_vec()
+        Some(text) => {
+            let given = super::position::parse(text, "--position-id")?;
+            let (_, dice) = super::position::roll(&given, &args.dice)?;
+            given.position.parse_move(dice, &args.play)?.steps().to_vec()
         }
         None => parse_steps(&args.play).context("bad play")?,
     };

@@ -2,8 +2,8 @@
 
 use std::process::ExitCode;
 
-use anyhow::{Context, Result};
-use board::{MatchState, Position, Variant, Xgid};
+use anyhow::Result;
+use board::Variant;
 
 /// Draw a position as text.
 ///
@@ -18,16 +18,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let text = args.id.trim();
-    let (pos, state) = if text.starts_with("XGID=") || text.matches(':').count() >= 9 {
-        let x = Xgid::parse(text)?;
-        (x.position, Some(x.state))
-    } else if let Some((p, m)) = text.split_once(':') {
-        let state = MatchState::from_id(m).with_context(|| format!("bad match ID in '{text}'"))?;
-        (Position::from_id(p)?, Some(state))
-    } else {
-        (Position::from_id(text)?, None)
-    };
+    let board::AnyId { position: pos, state } = super::position::parse(&args.id, "ID")?;
     cli_support::out!("{}", board::render(&pos, args.variant))?;
     if let Some(s) = state {
         let length = if s.match_length == 0 {

@@ -18,7 +18,8 @@ use super::common::open_db;
 pub struct Args {
     /// The database file.
     pub file: PathBuf,
-    /// Dump the position with this gnubg Position ID.
+    /// Dump this position: a gnubg Position ID, PositionID:MatchID, or an XGID (`XGID=`
+    /// optional).
     #[arg(long, short = 'p')]
     pub position_id: Option<String>,
     /// Dump this index (gnubg's convention: index / n is the player on roll, index % n

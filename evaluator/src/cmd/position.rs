@@ -1,0 +1,64 @@
+//! The one position a command works on, as a user may have it: a Position ID,
+//! `PositionID:MatchID` (as gnubg shows them) or an XGID (as eXtreme Gammon and most
+//! sites write them), given as the POSITION argument or by `--position-id`; and the
+//! roll, from `--dice` or else from the Match ID's or XGID's dice.
+
+use anyhow::{bail, Context, Result};
+use board::{AnyId, Dice};
+
+/// The position of `eval`, `best-move` and `moves`: the POSITION argument or
+/// `--position-id` (one meaning, two spellings; the flag came first).
+#[derive(clap::Args, Clone, Debug)]
+pub struct PositionArgs {
+    /// One position: a Position ID (gnubg's 14 characters), PositionID:MatchID, or an
+    /// XGID (`XGID=` optional). The side on roll is the one to move.
+    #[arg(value_name = "POSITION", conflicts_with = "position_id")]
+    pub position: Option<String>,
+    /// The same as POSITION.
+    #[arg(long, value_name = "POSITION")]
+    pub position_id: Option<String>,
+}
+
+impl PositionArgs {
+    /// The position given, if any (parsed; the error names the text and how it was
+    /// given).
+    pub fn given(&self) -> Result<Option<AnyId>> {
+        match (&self.position, &self.position_id) {
+            (Some(text), _) => parse(text, "POSITION").map(Some),
+            (None, Some(text)) => parse(text, "--position-id").map(Some),
+            (None, None) => Ok(None),
+        }
+    }
+}
+
+/// The roll to play in `given`: `--dice` when given (`dice`, as typed), else the dice
+/// rolled in its Match ID or XGID. Returns the two dice in the order given and the
+/// roll.
+pub fn roll(given: &AnyId, dice: &[u8]) -> Result<((u8, u8), Dice)> {
+    if !dice.is_empty() {
+        let roll = parse_dice(dice)?;
+        return Ok(((dice[0], dice[1]), roll));
+    }
+    match given.state.as_ref().and_then(|s| s.dice) {
+        Some((a, b)) => Ok(((a, b), Dice::new(a, b)?)),
+        None => bail!(
+            "give the roll: --dice D1 D2 (the position {} has no dice rolled)",
+            given.position.position_id()
+        ),
+    }
+}
+
+/// Builds a roll from two dice, naming them in the error.
+pub fn parse_dice(d: &[u8]) -> Result<Dice> {
+    match d {
+        [a, b] => Dice::new(*a, *b).context("bad --dice"),
+        _ => bail!("--dice takes two values, e.g. --dice 3 1"),
+    }
+}
+
+/// Reads a Position ID, `PositionID:MatchID` or an XGID ([`board::parse_any_id`]);
+/// `what` names the argument in the error (`bad --position-id: position ID 'TEXT'
+/// has …`: every reason names the text).
+pub fn parse(text: &str, what: &str) -> Result<AnyId> {
+    board::parse_any_id(text).with_context(|| format!("bad {what}"))
+}
