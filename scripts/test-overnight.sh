@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The budgeted overnight pipeline on a toy budget (issue 17), with the bgkit binaries in
-# $BGKIT_BIN (default target/debug: the test build, as CI has it):
+# $BGKIT_BIN (default target/debug: the test build, as CI has it; `cargo test --no-run`
+# builds it with the test profile's optimisation, where a plain `cargo build` leaves
+# unoptimised binaries too slow for the 36-s budget: TD then plays 3 games/s):
 #  1. `overnight.sh --quick --hours H` ends within H plus a margin and writes its report;
 #  2. a second run is killed with SIGKILL (the whole process group) once in each of its
 #     steps, then rerun each time: it resumes and completes every step of its rounds

@@ -431,3 +431,39 @@ fn bad_arguments_and_files_exit_2_with_one_message() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("K/N"));
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// A positions file may name its positions by XGID or `PositionID:MatchID` as well as by
+/// Position ID: the rollout is the same, and the output names them by Position ID.
+#[test]
+fn positions_given_by_xgid_or_match_id_roll_out_as_their_position_ids() {
+    if !common::have(&[common::WD, common::OS, common::TS]) {
+        return;
+    }
+    let dir = common::scratch("cli-any-id");
+    // Each XGID's Position ID as gnubg 1.07 shows it after `set xgid`.
+    let ids = "position_id\nsGfwATDgc/ABMA\nCgAAEAEAAAAAAA\n4HPwATDgc/ABMA\n";
+    let forms = "position_id\n\
+                 XGID=-b---BD-B---eE---c-e----B-:1:-1:-1:52:6:1:1:7:10\n\
+                 --A--A----------------aa--:0:0:1:00:0:0:0:0:10\n\
+                 4HPwATDgc/ABMA:cIkmAQAAAAAE\n";
+    let roll = |name: &str, rows: &str| {
+        let input = dir.join(format!("{name}.csv"));
+        std::fs::write(&input, rows).unwrap();
+        let out = dir.join(format!("{name}-out.csv"));
+        ok(&[
+            "rollout",
+            "--input",
+            s(&input),
+            "-o",
+            s(&out),
+            "--trials",
+            "12",
+            "--no-vr",
+            "--quiet",
+        ]);
+        std::fs::read_to_string(out).unwrap()
+    };
+    let by_id = roll("ids", ids);
+    assert_eq!(by_id.lines().count(), 4, "{by_id}");
+    assert_eq!(roll("forms", forms), by_id);
+}

@@ -142,7 +142,7 @@ where
     let parse = |r: csv::StringRecord| -> Result<Row> {
         let field = |k: usize| r.get(columns[k]).unwrap_or("").trim().to_string();
         let id = field(0);
-        let pos = Position::from_id(&id)?;
+        let pos = board::parse_any_id(&id)?.position;
         let dice = if job.with_dice {
             let die = |k: usize| -> Result<u8> {
                 let t = field(k);

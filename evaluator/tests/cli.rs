@@ -250,4 +250,13 @@ fn one_position_in_any_form() {
     assert!(best.contains("\"dice\":[5,2]"), "{best}");
     assert_eq!(run(&["best-move", xgid, "--json"]), best);
     fail(&["eval", pid, "-j", "2"], "cannot be used with");
+    // In an --input file too: each row's values, its first field echoed as written.
+    let dir = test_support::Scratch::new("evaluator", "any-id");
+    let input = dir.join("in.csv");
+    std::fs::write(&input, format!("position_id\n{pid}\n{xgid}\n{pid}:{match_id}\n")).unwrap();
+    let csv = run(&["eval", "--input", input.to_str().unwrap(), "-q"]);
+    let rows: Vec<(&str, &str)> = csv.lines().skip(1).map(|l| l.split_once(',').unwrap()).collect();
+    assert_eq!(rows.len(), 3, "{csv}");
+    assert_eq!(rows[1].0, xgid);
+    assert!(rows.iter().all(|r| r.1 == rows[0].1), "{csv}");
 }

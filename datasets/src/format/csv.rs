@@ -145,7 +145,9 @@ pub fn has_targets(path: &Path) -> Result<bool, DatasetError> {
     }
 }
 
-/// Reads the `position_id` column of a CSV file (the input of rollouts).
+/// Reads the `position_id` column of a CSV file (the input of rollouts and labels):
+/// Position IDs, or `PositionID:MatchID` or XGIDs ([`board::parse_any_id`]; the
+/// position only).
 pub fn read_position_ids(path: &Path) -> Result<Vec<Position>, DatasetError> {
     let file = std::fs::File::open(path).map_err(|e| DatasetError::io(path, e))?;
     let mut rdr = ::csv::ReaderBuilder::new().flexible(true).from_reader(file);
@@ -162,7 +164,8 @@ pub fn read_position_ids(path: &Path) -> Result<Vec<Position>, DatasetError> {
         let line = i as u64 + 2;
         let rec = rec.map_err(|e| DatasetError::parse(path, line, e.to_string()))?;
         let id = rec.get(col).unwrap_or("").trim();
-        out.push(Position::from_id(id).map_err(|e| DatasetError::parse(path, line, e.to_string()))?);
+        let any = board::parse_any_id(id).map_err(|e| DatasetError::parse(path, line, e.to_string()))?;
+        out.push(any.position);
     }
     Ok(out)
 }
