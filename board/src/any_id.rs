@@ -28,8 +28,10 @@ pub enum AnyIdError {
 }
 
 /// Reads a Position ID, `PositionID:MatchID` or an XGID (surrounding white space
-/// ignored). A text is an XGID when it starts with `XGID=` or has an XGID's nine
-/// colons; else one colon separates a Position ID from a Match ID.
+/// ignored). A text is an XGID when it starts with `XGID=` (in any case), when the part
+/// before its first colon has an XGID board's 26 characters, or when it has more than
+/// one colon (so that a malformed XGID gets the XGID's reason); else one colon
+/// separates a Position ID from a Match ID.
 ///
 /// ```
 /// let start = board::parse_any_id("4HPwATDgc/ABMA").unwrap();
@@ -40,23 +42,27 @@ pub enum AnyIdError {
 /// ```
 pub fn parse_any_id(text: &str) -> Result<AnyId, AnyIdError> {
     let t = text.trim();
-    Ok(if t.starts_with("XGID=") || t.matches(':').count() >= 9 {
-        let x = Xgid::parse(t)?;
-        AnyId {
-            position: x.position,
-            state: Some(x.state),
-        }
-    } else if let Some((p, m)) = t.split_once(':') {
-        AnyId {
-            position: Position::from_id(p)?,
-            state: Some(MatchState::from_id(m)?),
-        }
-    } else {
-        AnyId {
-            position: Position::from_id(t)?,
-            state: None,
-        }
-    })
+    let prefixed = t.get(..5).is_some_and(|p| p.eq_ignore_ascii_case("XGID="));
+    let head = t.split(':').next().unwrap_or("");
+    Ok(
+        if prefixed || head.chars().count() == 26 || t.matches(':').count() > 1 {
+            let x = Xgid::parse(if prefixed { &t[5..] } else { t })?;
+            AnyId {
+                position: x.position,
+                state: Some(x.state),
+            }
+        } else if let Some((p, m)) = t.split_once(':') {
+            AnyId {
+                position: Position::from_id(p)?,
+                state: Some(MatchState::from_id(m)?),
+            }
+        } else {
+            AnyId {
+                position: Position::from_id(t)?,
+                state: None,
+            }
+        },
+    )
 }
 
 #[cfg(test)]
@@ -91,5 +97,16 @@ mod tests {
         ));
         let e = parse_any_id("4HPwATDgc/ABMA:cIkm").unwrap_err().to_string();
         assert!(e.contains("match ID 'cIkm'"), "{e}");
+        // Malformed XGIDs get the XGID's reason, with or without a prefix in any case.
+        let lower = parse_any_id("xgid=-b---BD-B---eE---c-e----B-:1:-1:-1:52:6:1:1:7:10").unwrap();
+        assert_eq!(lower, x);
+        for short in [
+            "-b---BD-B---eE---c-e----B-:1:-1:-1:52:6:1:1:7",
+            "XGID=-b---BD-B---eE---c-e----B-:1:-1:-1:52:6:1:1:7",
+            "-b---BD-B---eE---c-e----B-",
+        ] {
+            let e = parse_any_id(short).unwrap_err().to_string();
+            assert!(e.contains("10 ':'-separated fields"), "{short}: {e}");
+        }
     }
 }

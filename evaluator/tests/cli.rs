@@ -157,11 +157,12 @@ fn a_bad_csv_row_is_reported_with_its_line_and_the_rest_still_processed() {
 /// the roll defaults to the dice rolled in the Match ID or XGID.
 #[test]
 fn one_position_in_any_form() {
-    // Lower case on roll with 52 after upper case's 31 (8/5 6/5), cube 2 owned by upper
-    // case, 7-point match at 1-6, Crawford. gnubg 1.07, `set xgid` then `show board`:
-    // Position ID sGfwATDgc/ABMA.
-    let xgid = "XGID=-b---BD-B---eE---c-e----B-:1:-1:-1:52:6:1:1:7:10";
+    // Lower case on roll with 52 after upper case's 31 (8/5 6/5), 7-point match at 1-6,
+    // Crawford. gnubg 1.07, `set xgid` with it: Position ID sGfwATDgc/ABMA, Match ID
+    // sIHqABAAMAAE (dice 52).
+    let xgid = "XGID=-b---BD-B---eE---c-e----B-:0:0:-1:52:6:1:1:7:10";
     let pid = "sGfwATDgc/ABMA";
+    let match_id = "sIHqABAAMAAE";
     let run = |args: &[&str]| {
         let out = evaluator(args);
         assert!(
@@ -181,21 +182,17 @@ fn one_position_in_any_form() {
     assert_eq!(run(&["moves", "--", bare]), moves, "no prefix");
     assert_eq!(run(&["moves", &format!("--position-id={bare}")]), moves);
     assert_eq!(run(&["moves", "--position-id", xgid]), moves);
-    let match_id = stdout(&evaluator(&["show", xgid]));
-    let match_id = match_id
-        .lines()
-        .find_map(|l| l.strip_prefix(" Match ID: "))
-        .unwrap();
     assert_eq!(
         run(&["moves", &format!("{pid}:{match_id}")]),
         moves,
         "the Match ID's dice"
     );
-    // --dice overrides the dice in the text.
-    assert_eq!(
-        run(&["moves", xgid, "--dice", "3", "1"]),
-        run(&["moves", pid, "--dice", "3", "1"])
-    );
+    // --dice overrides the dice in the text, and gives the roll to a position whose
+    // player on roll has offered a double (the dice field "D").
+    let other = run(&["moves", pid, "--dice", "3", "1"]);
+    assert_eq!(run(&["moves", xgid, "--dice", "3", "1"]), other);
+    let offered = xgid.replace(":52:", ":D:");
+    assert_eq!(run(&["moves", &offered, "--dice", "3", "1"]), other);
     assert_eq!(
         run(&["notation", "--position-id", xgid, "13-8,13-11"]),
         "13/11, 13/8\n"
@@ -213,11 +210,18 @@ fn one_position_in_any_form() {
     };
     fail(
         &["moves", pid],
-        "give the roll: --dice D1 D2 (the position sGfwATDgc/ABMA has no dice rolled)",
+        "give the roll: --dice D1 D2 (a Position ID such as 'sGfwATDgc/ABMA' carries no dice)",
     );
     fail(
         &["moves", "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"],
-        "has no dice rolled",
+        "give the roll: --dice D1 D2 ('XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10' has no dice rolled)",
+    );
+    fail(&["moves", &offered], "has a double offered, no dice rolled");
+    fail(&["moves", "--", &xgid[5..xgid.len() - 3]], "bad POSITION: XGID");
+    fail(&["notation", "13/8", "--dice", "3", "1"], "--position-id");
+    fail(
+        &["moves", "--style", "gnubg", "--input", "in.csv"],
+        "cannot be used with",
     );
     fail(
         &["moves", "sGfwATDgc/ABM"],
@@ -250,6 +254,12 @@ fn one_position_in_any_form() {
     assert!(best.contains("\"dice\":[5,2]"), "{best}");
     assert_eq!(run(&["best-move", xgid, "--json"]), best);
     fail(&["eval", pid, "-j", "2"], "cannot be used with");
+    fail(&["best-move", pid, "-j", "2"], "cannot be used with");
+    fail(&["best-move", pid, "--input", "in.csv"], "cannot be used with");
+    fail(
+        &["best-move", "--input", "in.csv", "--dice", "3", "1"],
+        "cannot be used with",
+    );
     // In an --input file too: each row's values, its first field echoed as written.
     let dir = test_support::Scratch::new("evaluator", "any-id");
     let input = dir.join("in.csv");

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{ours, run_ok, scratch};
+use common::{ours, run_err, run_ok, scratch};
 use gen_bearoff::{HeaderStyle, OneSidedDb, TwoSidedDb};
 
 #[test]
@@ -67,6 +67,12 @@ fn bad_flags_and_files_exit_2_with_one_message() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
+    // A badly written position is the argument's error, said before any file is read.
+    let err = run_err(&["dump", "/nonexistent/ts.bd", "-p", "CgAAEAEAAAAAA"]);
+    assert_eq!(
+        err,
+        "gen-bearoff: bad --position-id: position ID 'CgAAEAEAAAAAA' has 13 characters (expected 14)\n"
+    );
 }
 
 #[test]

@@ -146,7 +146,8 @@ fn two_sided_dumps_match_bearoffdump() {
         compare(&c, &args, true);
     }
     // The same position as an XGID (gnubg 1.07's `set xgid` of it shows Position ID
-    // CgAAEAEAAAAAAA) and with a Match ID: the same dump.
+    // CgAAEAEAAAAAAA) and with a Match ID: the same dump; with the other player to move
+    // (turn -1), gnubg's IgAAUAAAAAAAAA.
     let by_id = ours(&f, &["-p", "CgAAEAEAAAAAAA"]);
     for other in [
         "XGID=--A--A----------------aa--:0:0:1:00:0:0:0:0:10",
@@ -154,6 +155,10 @@ fn two_sided_dumps_match_bearoffdump() {
     ] {
         assert_eq!(ours(&f, &["-p", other]), by_id, "{other}");
     }
+    assert_eq!(
+        ours(&f, &["-p=--A--A----------------aa--:0:0:-1:00:0:0:0:0:10"]),
+        ours(&f, &["-p", "IgAAUAAAAAAAAA"])
+    );
 }
 
 #[test]

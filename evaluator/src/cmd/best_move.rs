@@ -87,7 +87,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             &mut out,
         ),
         (None, Some(given)) => {
-            let ((d1, d2), dice) = super::position::roll(&given, &args.dice)?;
+            let ((d1, d2), dice) = super::position::roll(args.one.text(), &given, &args.dice)?;
             let pos = given.position;
             let best = ev.best_move_plied(&mut MoveGen::new(), &pos, dice, plies, &FILTERS_NORMAL, look)?;
             if args.json {
@@ -110,6 +110,6 @@ pub fn run(args: Args) -> Result<ExitCode> {
             out.flush()?;
             Ok(ExitCode::SUCCESS)
         }
-        _ => bail!("give --input FILE.csv, or one POSITION and --dice D1 D2"),
+        _ => bail!("give --input FILE.csv, or one POSITION (and --dice D1 D2 unless it carries a roll)"),
     }
 }

@@ -33,7 +33,7 @@ pub struct Args {
     #[arg(long, conflicts_with_all = ["position_id", "position"])]
     input: Option<PathBuf>,
     /// Notation style for the single-position listing.
-    #[arg(long, value_enum, default_value = "standard")]
+    #[arg(long, value_enum, default_value = "standard", conflicts_with = "input")]
     style: Style,
 }
 
@@ -50,7 +50,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let mut out = BufWriter::new(cli_support::stdout());
     match (args.one.given()?, &args.input) {
         (Some(given), None) => {
-            let (_, dice) = super::position::roll(&given, &args.dice)?;
+            let (_, dice) = super::position::roll(args.one.text(), &given, &args.dice)?;
             for m in MoveGen::new().moves(&given.position, dice) {
                 let text = match args.style {
                     Style::Standard => m.notation(),
@@ -62,7 +62,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         (None, Some(path)) => batch(path, &mut out),
-        _ => bail!("give either one POSITION and --dice D1 D2, or --input FILE.csv"),
+        _ => {
+            bail!("give either one POSITION (and --dice D1 D2 unless it carries a roll), or --input FILE.csv")
+        }
     }
 }
 

@@ -33,7 +33,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let steps = match &args.position_id {
         Some(text) => {
             let given = super::position::parse(text, "--position-id")?;
-            let (_, dice) = super::position::roll(&given, &args.dice)?;
+            let (_, dice) = super::position::roll(text, &given, &args.dice)?;
             given.position.parse_move(dice, &args.play)?.steps().to_vec()
         }
         None => parse_steps(&args.play).context("bad play")?,

@@ -29,22 +29,34 @@ impl PositionArgs {
             (None, None) => Ok(None),
         }
     }
+
+    /// The text given for the position ("" when none).
+    pub fn text(&self) -> &str {
+        self.position
+            .as_deref()
+            .or(self.position_id.as_deref())
+            .unwrap_or("")
+    }
 }
 
-/// The roll to play in `given`: `--dice` when given (`dice`, as typed), else the dice
-/// rolled in its Match ID or XGID. Returns the two dice in the order given and the
-/// roll.
-pub fn roll(given: &AnyId, dice: &[u8]) -> Result<((u8, u8), Dice)> {
+/// The roll to play in `given` (read from `text`): `--dice` when given (`dice`, as
+/// typed), else the dice rolled in its Match ID or XGID. Returns the two dice in the
+/// order given and the roll.
+pub fn roll(text: &str, given: &AnyId, dice: &[u8]) -> Result<((u8, u8), Dice)> {
     if !dice.is_empty() {
         let roll = parse_dice(dice)?;
         return Ok(((dice[0], dice[1]), roll));
     }
-    match given.state.as_ref().and_then(|s| s.dice) {
-        Some((a, b)) => Ok(((a, b), Dice::new(a, b)?)),
-        None => bail!(
-            "give the roll: --dice D1 D2 (the position {} has no dice rolled)",
-            given.position.position_id()
-        ),
+    let text = text.trim();
+    match &given.state {
+        None => bail!("give the roll: --dice D1 D2 (a Position ID such as '{text}' carries no dice)"),
+        Some(s) => match s.dice {
+            Some((a, b)) => Ok(((a, b), Dice::new(a, b)?)),
+            None if s.double_offered => {
+                bail!("give the roll: --dice D1 D2 ('{text}' has a double offered, no dice rolled)")
+            }
+            None => bail!("give the roll: --dice D1 D2 ('{text}' has no dice rolled)"),
+        },
     }
 }
 

@@ -20,7 +20,7 @@ pub struct Args {
     pub file: PathBuf,
     /// Dump this position: a gnubg Position ID, PositionID:MatchID, or an XGID (`XGID=`
     /// optional).
-    #[arg(long, short = 'p')]
+    #[arg(long, short = 'p', value_name = "POSITION")]
     pub position_id: Option<String>,
     /// Dump this index (gnubg's convention: index / n is the player on roll, index % n
     /// the opponent, n = positions per side).
@@ -36,6 +36,10 @@ pub struct Args {
 
 /// Runs `dump`.
 pub fn run(args: Args) -> Result<ExitCode> {
+    // A badly written position is the argument's fault, not the file's: said first.
+    if let Some(text) = &args.position_id {
+        board::parse_any_id(text).context("bad --position-id")?;
+    }
     let db = open_db(&args.file, args.assume_header.as_deref())?;
     let target = match (args.position_id, args.index) {
         (Some(id), _) => DumpTarget::PositionId(id),
