@@ -86,7 +86,9 @@ if [ "$td_only" = 1 ]; then
   rounds=0
   suffix="-td"
 fi
-for tool in cargo python3; do
+needed=(python3)
+[ -z "${BGKIT_BIN:-}" ] && needed+=(cargo) # BGKIT_BIN: prebuilt binaries, no build
+for tool in "${needed[@]}"; do
   command -v "$tool" >/dev/null || { echo "overnight.sh: $tool is needed and not on PATH" >&2; exit 2; }
 done
 

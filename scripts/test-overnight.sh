@@ -3,7 +3,8 @@
 # $BGKIT_BIN (default target/debug: the test build, as CI has it; `cargo test --no-run`
 # builds it with the test profile's optimisation, where a plain `cargo build` leaves
 # unoptimised binaries too slow for the 36-s budget: TD then plays 3 games/s):
-#  1. `overnight.sh --quick --hours H` ends within H plus a margin and writes its report;
+#  1. `overnight.sh --quick --hours H` ends within H plus a margin and writes its report
+#     (with no cargo on PATH: BGKIT_BIN needs no toolchain);
 #  2. a second run is killed with SIGKILL (the whole process group) once in each of its
 #     steps, then rerun each time: it resumes and completes every step of its rounds
 #     and the final fit (search rounds go on while the time lasts, so the two runs may
@@ -20,7 +21,7 @@ keep=0
 [ "${1:-}" = --keep ] && keep=1
 export BGKIT_BIN=${BGKIT_BIN:-${CARGO_TARGET_DIR:-$root/target}/debug}
 for tool in gen-bearoff evaluator datasets trainer; do
-  [ -x "$BGKIT_BIN/$tool" ] || { echo "test-overnight.sh: no $tool in $BGKIT_BIN (cargo build)" >&2; exit 2; }
+  [ -x "$BGKIT_BIN/$tool" ] || { echo "test-overnight.sh: no $tool in $BGKIT_BIN (build it: cargo test --workspace --no-run)" >&2; exit 2; }
 done
 scratch=$(mktemp -d /tmp/bgkit-overnight-test.XXXXXX)
 cleanup() { if [ "$keep" = 1 ]; then echo "scratch kept: $scratch"; else rm -rf "$scratch"; fi; }
@@ -37,8 +38,10 @@ budget=36
 margin=12
 
 # --- 1. Within the budget ---------------------------------------------------------------
+# Run with a PATH that has no cargo: BGKIT_BIN's prebuilt binaries need no toolchain.
+no_cargo_path=$(IFS=:; for d in $PATH; do [ -x "$d/cargo" ] || printf '%s:' "$d"; done)
 start=$SECONDS
-if "$here/overnight.sh" --quick --hours "$hours" --dir "$scratch/a" >"$scratch/a.log" 2>&1; then
+if PATH=${no_cargo_path%:} "$here/overnight.sh" --quick --hours "$hours" --dir "$scratch/a" >"$scratch/a.log" 2>&1; then
   took=$((SECONDS - start))
   clock=$(cat "$scratch/a/clock")
   if [ "$took" -le $((budget + margin)) ] && [ "$clock" -le $((budget + margin)) ] && grep -q '^| TD |' "$scratch/a/report.md"; then

@@ -15,6 +15,7 @@ use datasets::format::Format;
 use datasets::job::Progress;
 use evaluator::engine::{EngineFiles, EngineOptions};
 use indicatif::ProgressBar;
+use std::time::Instant;
 
 /// Finds the evaluator's files from the engine flags.
 pub fn engine_files(a: &EngineArgs) -> anyhow::Result<EngineFiles> {
@@ -69,15 +70,18 @@ pub struct Bar {
     bar: Option<ProgressBar>,
     unit: &'static str,
     quiet: bool,
+    deadline: Option<Instant>,
 }
 
 impl Bar {
-    /// Progress counting `unit` (positions, games).
-    pub fn new(unit: &'static str, quiet: bool) -> Bar {
+    /// Progress counting `unit` (positions, games); with a `--minutes` deadline the
+    /// ETA is the time to whichever comes first, the end of the work or the deadline.
+    pub fn new(unit: &'static str, quiet: bool, deadline: Option<Instant>) -> Bar {
         Bar {
             bar: None,
             unit,
             quiet,
+            deadline,
         }
     }
 }
@@ -85,7 +89,13 @@ impl Bar {
 impl Progress for Bar {
     fn start(&mut self, total: u64, done: u64) {
         // The rate and ETA count this run's units only (see cli_support::progress).
-        self.bar = Some(progress_bar_resumed(total, done, self.unit, self.quiet, None));
+        self.bar = Some(progress_bar_resumed(
+            total,
+            done,
+            self.unit,
+            self.quiet,
+            self.deadline,
+        ));
     }
 
     fn update(&mut self, done: u64, status: Option<String>) {

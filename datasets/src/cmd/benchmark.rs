@@ -128,7 +128,7 @@ fn build(args: BuildArgs) -> Result<ExitCode> {
         fresh: args.job.fresh,
         deadline,
     };
-    let done = benchmark::run(&job, &mut Bar::new("positions", args.job.quiet))?;
+    let done = benchmark::run(&job, &mut Bar::new("positions", args.job.quiet, job.deadline))?;
     note(
         args.job.quiet,
         &format!(

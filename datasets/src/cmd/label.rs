@@ -40,7 +40,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     };
     let job = args.positions.job(labels, false)?;
     let quiet = args.positions.job.quiet;
-    let done = rollout::run(&job, &mut Bar::new("positions", quiet))?;
+    let done = rollout::run(&job, &mut Bar::new("positions", quiet, job.deadline))?;
     let rate = done.new as f64 / done.seconds.max(1e-9);
     note(
         quiet,

@@ -72,7 +72,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         .positions
         .job(Labels::Rollout(settings.clone()), args.incremental)?;
     let quiet = args.positions.job.quiet;
-    let done = rollout::run(&job, &mut Bar::new("positions", quiet))?;
+    let done = rollout::run(&job, &mut Bar::new("positions", quiet, job.deadline))?;
     note(
         quiet,
         &format!(

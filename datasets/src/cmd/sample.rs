@@ -123,7 +123,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         fresh: args.job.fresh,
         deadline,
     };
-    let done = sample::run(&job, &mut Bar::new("games", args.job.quiet))?;
+    let done = sample::run(&job, &mut Bar::new("games", args.job.quiet, job.deadline))?;
     note(
         args.job.quiet,
         &format!(
