@@ -183,7 +183,7 @@ impl PyEvaluator {
     }
 
     /// Cubeless evaluations of a batch: a ``(n, 2, 25)`` uint8 board array or a list
-    /// of Position IDs / ``Position``s. Returns a ``(n, 5)`` float32 array (win, win
+    /// of Position IDs (or XGIDs) / ``Position``s. Returns a ``(n, 5)`` float32 array (win, win
     /// gammon, win backgammon, lose gammon, lose backgammon; cumulative, side on
     /// roll's view). 0-ply runs 64 positions per call of the engine's batched path,
     /// on all cores, without the GIL; ``plies`` > 0 searches deeper (gnubg's pruning).

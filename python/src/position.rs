@@ -1,7 +1,8 @@
 //! Positions, their identifiers and legal moves (board crate), and how positions are
-//! given from Python: Position IDs, `Position` objects and NumPy boards of shape
-//! `(n, 2, 25)` (gnubg's layout: `[i, 0]` the side not on roll, `[i, 1]` the side on
-//! roll, each counted from its own ace point, index 24 its bar).
+//! given from Python: texts (Position IDs, `PositionID:MatchID`, XGIDs), `Position`
+//! objects and NumPy boards of shape `(n, 2, 25)` (gnubg's layout: `[i, 0]` the side
+//! not on roll, `[i, 1]` the side on roll, each counted from its own ace point, index
+//! 24 its bar).
 
 use board::{Dice, MatchState, Position, Xgid};
 use numpy::ndarray::Array3;
@@ -67,8 +68,10 @@ pub fn dice(d1: u8, d2: u8) -> PyResult<Dice> {
 
 #[pymethods]
 impl PyPosition {
-    /// A position from a ``(2, 25)`` board (``board[1]`` on roll), a Position ID, or
-    /// another ``Position``; raises ``ValueError`` if it breaks the rules.
+    /// A position from a ``(2, 25)`` board (``board[1]`` on roll), a text (a Position
+    /// ID, ``PositionID:MatchID`` as gnubg shows them, or an XGID: the board only, the
+    /// player whose turn it is on roll), or another ``Position``; raises
+    /// ``ValueError`` if it breaks the rules.
     #[new]
     fn new(value: &Bound<'_, PyAny>) -> PyResult<PyPosition> {
         guard(|| {
@@ -176,7 +179,8 @@ impl PyPosition {
     }
 }
 
-/// Boards of Position IDs (or ``Position``s) as a ``(n, 2, 25)`` uint8 array.
+/// Boards of positions (Position IDs, ``PositionID:MatchID``, XGIDs or ``Position``s)
+/// as a ``(n, 2, 25)`` uint8 array.
 #[pyfunction]
 pub fn boards<'py>(py: Python<'py>, positions: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyArray3<u8>>> {
     guard(|| Ok(to_boards(py, &positions_of(positions)?)))
@@ -193,13 +197,16 @@ pub fn position_ids(positions: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
     })
 }
 
-/// One position given as an ID, a `Position` or a `(2, 25)` board.
+/// One position given as a text (Position ID, `PositionID:MatchID` or XGID:
+/// `board::parse_any_id`, the CLI's reading), a `Position` or a `(2, 25)` board.
 pub fn one_position(obj: &Bound<'_, PyAny>) -> PyResult<Position> {
     if let Ok(p) = obj.cast::<PyPosition>() {
         return Ok(p.get().inner);
     }
     if let Ok(s) = obj.cast::<PyString>() {
-        return Position::from_id(&s.to_cow()?).map_err(value_error);
+        return board::parse_any_id(&s.to_cow()?)
+            .map(|id| id.position)
+            .map_err(value_error);
     }
     if let Ok(a) = obj.extract::<PyReadonlyArray2<u8>>() {
         let v = a.as_array();
@@ -213,7 +220,7 @@ pub fn one_position(obj: &Bound<'_, PyAny>) -> PyResult<Position> {
         return Position::from_slices(&row[..25], &row[25..]).map_err(value_error);
     }
     Err(value_error(format!(
-        "a position is a Position ID (str), a bgkit.Position or a (2, 25) uint8 board, got {}",
+        "a position is a Position ID, PositionID:MatchID or XGID (str), a bgkit.Position or a (2, 25) uint8 board, got {}",
         obj.get_type().name()?
     )))
 }
@@ -236,7 +243,7 @@ pub fn positions_of(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Position>> {
         return Ok(out);
     }
     Err(value_error(format!(
-        "positions are a (n, 2, 25) uint8 array or a list of Position IDs, Positions or boards, got {}",
+        "positions are a (n, 2, 25) uint8 array or a list of Position IDs (or XGIDs), Positions or boards, got {}",
         obj.get_type().name()?
     )))
 }

@@ -78,6 +78,30 @@ def test_a_bad_id_raises_value_error_naming_it(bad, needle):
     assert "position 1" in str(e.value) and bad in str(e.value)
 
 
+def test_texts_are_read_as_the_cli_reads_position():
+    # gnubg 1.07 shows this XGID's position as sGfwATDgc/ABMA:sIHqABAAMAAE (turn -1:
+    # the lower-case player is on roll).
+    xgid = "XGID=-b---BD-B---eE---c-e----B-:0:0:-1:52:6:1:1:7:10"
+    pid = "sGfwATDgc/ABMA"
+    assert bgkit.Position(xgid).position_id == pid
+    assert bgkit.Position(xgid[5:]).position_id == pid  # XGID= is optional
+    assert bgkit.Position(f"{pid}:sIHqABAAMAAE").position_id == pid
+    assert bgkit.Position(xgid) == bgkit.Position.from_xgid(xgid)
+    assert bgkit.position_ids([xgid, f" {pid}:sIHqABAAMAAE ", "4HPwATDgc/ABMA"]) == [
+        pid,
+        pid,
+        "4HPwATDgc/ABMA",
+    ]
+    with pytest.raises(ValueError) as e:
+        bgkit.boards(["4HPwATDgc/ABMA", "XGID=nonsense"])
+    assert "position 1" in str(e.value) and "nonsense" in str(e.value)
+    with pytest.raises(ValueError, match="match ID .sIHqAB. has 6 characters"):
+        bgkit.Position(f"{pid}:sIHqAB")
+    # The strict constructors keep to their own form.
+    with pytest.raises(ValueError):
+        bgkit.Position.from_id(xgid)
+
+
 def test_bad_boards_dice_and_xgids_raise_value_error():
     b = bgkit.Position.start().board
     b[0, 5] -= 1
