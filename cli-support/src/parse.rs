@@ -18,7 +18,7 @@ use clap::Parser;
 /// unexpected argument.
 pub fn parse<C: Parser>(program: &str) -> Result<C, ExitCode> {
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
-    parse_from(&args).map_err(|e| report(program, &command_path(&C::command(), &args), &e))
+    parse_from(&args).map_err(|e| report(program, &command_path(&C::command(), &args), &e, &args))
 }
 
 /// [`parse`]'s parsing, of `args` (the program's name first).
@@ -50,8 +50,9 @@ pub fn command_path(cmd: &clap::Command, args: &[std::ffi::OsString]) -> String 
 }
 
 /// Prints what clap has to say (help, version, or a usage error as one `tool:` line
-/// pointing to `command --help`) and returns the exit status.
-pub fn report(program: &str, command: &str, e: &clap::Error) -> ExitCode {
+/// pointing to `command --help`) and returns the exit status; `args` is the command
+/// line that failed.
+pub fn report(program: &str, command: &str, e: &clap::Error, args: &[std::ffi::OsString]) -> ExitCode {
     match e.kind() {
         ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
             let text = e.render().to_string();
@@ -63,10 +64,41 @@ pub fn report(program: &str, command: &str, e: &clap::Error) -> ExitCode {
             crate::exit_status(program, written.map(|()| ExitCode::SUCCESS).map_err(Into::into))
         }
         _ => {
-            crate::errln!("{program}: {}", message(&e.render().to_string(), command));
+            crate::errln!("{program}: {}", usage_line(e, command, args));
             ExitCode::from(2)
         }
     }
+}
+
+/// The one line a usage error gets: [`message`], or for an XGID without its prefix that
+/// clap took for options (it begins with `-`), how to give it.
+pub fn usage_line(e: &clap::Error, command: &str, args: &[std::ffi::OsString]) -> String {
+    let dashed_xgid = args
+        .iter()
+        .skip(1)
+        .take_while(|a| *a != "--")
+        .filter_map(|a| a.to_str())
+        .find(|a| looks_like_dashed_xgid(a));
+    match (e.kind(), dashed_xgid) {
+        (ErrorKind::UnknownArgument, Some(xgid)) => format!(
+            "'{xgid}' looks like an XGID that begins with '-', which reads as an option: \
+             write it as 'XGID={xgid}' (see '{command} --help')"
+        ),
+        _ => message(&e.render().to_string(), command),
+    }
+}
+
+/// An XGID's shape (a 26-character board of `-`, `a`–`o`, `A`–`O`, then `:` and the
+/// rest) that starts with `-`: an empty 24 point, so it parses as options.
+fn looks_like_dashed_xgid(arg: &str) -> bool {
+    let Some((board, _)) = arg.split_once(':') else {
+        return false;
+    };
+    board.len() == 26
+        && board.starts_with('-')
+        && board
+            .bytes()
+            .all(|b| b == b'-' || matches!(b.to_ascii_lowercase(), b'a'..=b'o'))
 }
 
 /// clap's rendered error as one line: the error, its tips, and where to read more
@@ -121,7 +153,7 @@ mod tests {
 
     fn line(args: &[&str]) -> String {
         let e = parse_from::<Toy>(&os(args)).unwrap_err();
-        message(&e.render().to_string(), &command_path(&Toy::command(), &os(args)))
+        usage_line(&e, &command_path(&Toy::command(), &os(args)), &os(args))
     }
 
     #[test]
@@ -157,6 +189,28 @@ mod tests {
         assert_eq!((games, alpha), (2, -0.5));
         // Anything else that starts with a dash is still an option.
         assert!(line(&["toy", "play", "--games", "-x"]).starts_with("unexpected argument '-x' found"));
+    }
+
+    #[test]
+    fn an_xgid_taken_for_options_is_named() {
+        // The opening position with 5-2 to play, as XG writes it without its prefix
+        // (its first character, the 24 point of the player on roll, is empty).
+        let xgid = "-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10";
+        assert_eq!(
+            line(&["toy", "play", xgid, "--games", "2"]),
+            format!(
+                "'{xgid}' looks like an XGID that begins with '-', which reads as an option: \
+                 write it as 'XGID={xgid}' (see 'toy play --help')"
+            )
+        );
+        // Other unknown options, and an XGID after `--` (where the toy takes no
+        // argument), keep clap's message.
+        assert!(line(&["toy", "play", "-bc:0", "--games", "2"]).starts_with("unexpected argument '-b'"));
+        let after_dashes = line(&["toy", "play", "--games", "2", "--", xgid]);
+        assert!(
+            after_dashes.starts_with("unexpected argument '-b----E"),
+            "{after_dashes}"
+        );
     }
 
     #[test]

@@ -218,6 +218,10 @@ fn one_position_in_any_form() {
     );
     fail(&["moves", &offered], "has a double offered, no dice rolled");
     fail(&["moves", "--", &xgid[5..xgid.len() - 3]], "bad POSITION: XGID");
+    fail(
+        &["moves", bare],
+        &format!("'{bare}' looks like an XGID that begins with '-', which reads as an option: write it as 'XGID={bare}' (see 'evaluator moves --help')"),
+    );
     fail(&["notation", "13/8", "--dice", "3", "1"], "--position-id");
     fail(
         &["moves", "--style", "gnubg", "--input", "in.csv"],
