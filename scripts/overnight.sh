@@ -73,6 +73,11 @@ if [ -n "$threads" ] && ! [[ "$threads" =~ ^[1-9][0-9]*$ ]]; then
   echo "overnight.sh: --threads must be a positive whole number, got '$threads'" >&2
   exit 2
 fi
+needed=(python3)
+[ -z "${BGKIT_BIN:-}" ] && needed+=(cargo) # BGKIT_BIN: prebuilt binaries, no build
+for tool in "${needed[@]}"; do
+  command -v "$tool" >/dev/null || { echo "overnight.sh: $tool is needed and not on PATH" >&2; exit 2; }
+done
 if [ -n "$hours" ] && ! python3 -c 'import sys; h = float(sys.argv[1]); sys.exit(0 if 1 / 3600 <= h < 10000 else 1)' "$hours" 2>/dev/null; then
   echo "overnight.sh: --hours must be a number of hours from 1/3600 (one second) to 10000, got '$hours'" >&2
   exit 2
@@ -86,11 +91,6 @@ if [ "$td_only" = 1 ]; then
   rounds=0
   suffix="-td"
 fi
-needed=(python3)
-[ -z "${BGKIT_BIN:-}" ] && needed+=(cargo) # BGKIT_BIN: prebuilt binaries, no build
-for tool in "${needed[@]}"; do
-  command -v "$tool" >/dev/null || { echo "overnight.sh: $tool is needed and not on PATH" >&2; exit 2; }
-done
 
 # TD alone is limited by time only: 8 hours.
 if [ "$quick" != 1 ] && [ "$td_only" = 1 ]; then : "${TD_GAMES:=1000000000}" "${TD_MINUTES:=480}"; fi

@@ -38,10 +38,31 @@ budget=36
 margin=12
 
 # --- 1. Within the budget ---------------------------------------------------------------
-# Run with a PATH that has no cargo: BGKIT_BIN's prebuilt binaries need no toolchain.
-no_cargo_path=$(IFS=:; for d in $PATH; do [ -x "$d/cargo" ] || printf '%s:' "$d"; done)
+# BGKIT_BIN's prebuilt binaries need no toolchain: the run gets a PATH without the
+# folders that hold cargo (rustup's ~/.cargo/bin). Where cargo shares a folder with
+# what the script needs (a distribution's cargo in /usr/bin), that folder stays and a
+# cargo that records its calls and fails comes first instead.
+no_cargo_path="" cargo_shared=0
+IFS=: read -ra path_dirs <<<"$PATH"
+for d in "${path_dirs[@]}"; do
+  if [ ! -x "${d:-.}/cargo" ]; then
+    no_cargo_path+="$d:"
+  elif [ -x "${d:-.}/bash" ] || [ -x "${d:-.}/python3" ] || [ -x "${d:-.}/env" ]; then
+    no_cargo_path+="$d:" cargo_shared=1
+  fi
+done
+if [ "$cargo_shared" = 1 ]; then
+  mkdir -p "$scratch/fake-cargo"
+  printf '#!/bin/sh\necho "$*" >>"%s"\nexit 127\n' "$scratch/cargo-calls" >"$scratch/fake-cargo/cargo"
+  chmod +x "$scratch/fake-cargo/cargo"
+  no_cargo_path="$scratch/fake-cargo:$no_cargo_path"
+fi
 start=$SECONDS
-if PATH=${no_cargo_path%:} "$here/overnight.sh" --quick --hours "$hours" --dir "$scratch/a" >"$scratch/a.log" 2>&1; then
+if ! PATH=${no_cargo_path%:} "$here/overnight.sh" --quick --hours "$hours" --dir "$scratch/a" >"$scratch/a.log" 2>&1; then
+  fail "budget: the run failed: $(tail -n 3 "$scratch/a.log")"
+elif [ -s "$scratch/cargo-calls" ]; then
+  fail "budget: the run called cargo with BGKIT_BIN set: $(head -n 1 "$scratch/cargo-calls")"
+else
   took=$((SECONDS - start))
   clock=$(cat "$scratch/a/clock")
   if [ "$took" -le $((budget + margin)) ] && [ "$clock" -le $((budget + margin)) ] && grep -q '^| TD |' "$scratch/a/report.md"; then
@@ -49,8 +70,6 @@ if PATH=${no_cargo_path%:} "$here/overnight.sh" --quick --hours "$hours" --dir "
   else
     fail "budget: --hours $hours ($budget s) took $took s wall ($clock s on its clock), over $budget + $margin s, or no report"
   fi
-else
-  fail "budget: the run failed: $(tail -n 3 "$scratch/a.log")"
 fi
 
 # --- 2. Killed in every step, resumed each time -----------------------------------------

@@ -30,8 +30,9 @@ pub enum AnyIdError {
 /// Reads a Position ID, `PositionID:MatchID` or an XGID (surrounding white space
 /// ignored). A text is an XGID when it starts with `XGID=` (in any case), when the part
 /// before its first colon has an XGID board's 26 characters, or when it has more than
-/// one colon (so that a malformed XGID gets the XGID's reason); else one colon
-/// separates a Position ID from a Match ID.
+/// one colon and that part is not a Position ID's 14 characters (so that a malformed
+/// XGID gets the XGID's reason); else the first colon separates a Position ID from a
+/// Match ID.
 ///
 /// ```
 /// let start = board::parse_any_id("4HPwATDgc/ABMA").unwrap();
@@ -43,10 +44,10 @@ pub enum AnyIdError {
 pub fn parse_any_id(text: &str) -> Result<AnyId, AnyIdError> {
     let t = text.trim();
     let prefixed = t.get(..5).is_some_and(|p| p.eq_ignore_ascii_case("XGID="));
-    let head = t.split(':').next().unwrap_or("");
+    let head = t.split(':').next().unwrap_or("").chars().count();
     Ok(
-        if prefixed || head.chars().count() == 26 || t.matches(':').count() > 1 {
-            let x = Xgid::parse(if prefixed { &t[5..] } else { t })?;
+        if prefixed || head == 26 || (head != 14 && t.matches(':').count() > 1) {
+            let x = Xgid::parse(t)?;
             AnyId {
                 position: x.position,
                 state: Some(x.state),
@@ -108,5 +109,18 @@ mod tests {
             let e = parse_any_id(short).unwrap_err().to_string();
             assert!(e.contains("10 ':'-separated fields"), "{short}: {e}");
         }
+        // The reason quotes the text as given, prefix and all.
+        let e = parse_any_id("XGID=foo:1:2").unwrap_err().to_string();
+        assert!(e.contains("'XGID=foo:1:2'"), "{e}");
+        assert_eq!(
+            Xgid::parse("xgid=-b---BD-B---eE---c-e----B-:1:-1:-1:52:6:1:1:7:10").map(|x| x.position),
+            Ok(x.position)
+        );
+        // A Position ID's 14 characters before the first colon: a stray colon is the
+        // Match ID's fault, not an XGID's.
+        let e = parse_any_id("4HPwATDgc/ABMA:cIkmAQAAAAAE:")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("match ID 'cIkmAQAAAAAE:' has 13 characters"), "{e}");
     }
 }

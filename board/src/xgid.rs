@@ -52,14 +52,17 @@ pub enum XgidError {
 }
 
 impl Xgid {
-    /// Parses an XGID, with or without the `XGID=` prefix.
+    /// Parses an XGID, with or without the `XGID=` prefix (in any case).
     pub fn parse(text: &str) -> Result<Xgid, XgidError> {
         let id = text.trim();
         let err = |reason: String| XgidError::Field {
             id: id.to_string(),
             reason,
         };
-        let body = id.strip_prefix("XGID=").unwrap_or(id);
+        let body = match id.get(..5) {
+            Some(p) if p.eq_ignore_ascii_case("XGID=") => &id[5..],
+            _ => id,
+        };
         let fields: Vec<&str> = body.split(':').collect();
         if fields.len() != 10 {
             return Err(err(format!(

@@ -88,8 +88,9 @@ pub fn usage_line(e: &clap::Error, command: &str, args: &[std::ffi::OsString]) -
     }
 }
 
-/// An XGID's shape (a 26-character board of `-`, `a`–`o`, `A`–`O`, then `:` and the
-/// rest) that starts with `-`: an empty 24 point, so it parses as options.
+/// An XGID's shape (a 26-character board of `-`, `a`–`p`, `A`–`P`, then `:` and the
+/// rest) that starts with `-`: the board's first character is the lower-case player's
+/// bar, empty in most positions, so most XGIDs without their prefix parse as options.
 fn looks_like_dashed_xgid(arg: &str) -> bool {
     let Some((board, _)) = arg.split_once(':') else {
         return false;
@@ -98,7 +99,7 @@ fn looks_like_dashed_xgid(arg: &str) -> bool {
         && board.starts_with('-')
         && board
             .bytes()
-            .all(|b| b == b'-' || matches!(b.to_ascii_lowercase(), b'a'..=b'o'))
+            .all(|b| b == b'-' || matches!(b.to_ascii_lowercase(), b'a'..=b'p'))
 }
 
 /// clap's rendered error as one line: the error, its tips, and where to read more
@@ -194,7 +195,7 @@ mod tests {
     #[test]
     fn an_xgid_taken_for_options_is_named() {
         // The opening position with 5-2 to play, as XG writes it without its prefix
-        // (its first character, the 24 point of the player on roll, is empty).
+        // (its first character, the lower-case player's bar, is empty).
         let xgid = "-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10";
         assert_eq!(
             line(&["toy", "play", xgid, "--games", "2"]),

@@ -210,7 +210,7 @@ fn one_position_in_any_form() {
     };
     fail(
         &["moves", pid],
-        "give the roll: --dice D1 D2 (a Position ID such as 'sGfwATDgc/ABMA' carries no dice)",
+        "give the roll: --dice D1 D2 (the Position ID 'sGfwATDgc/ABMA' carries no dice; PositionID:MatchID or an XGID may)",
     );
     fail(
         &["moves", "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"],

@@ -15,7 +15,7 @@ Board = npt.NDArray[np.uint8]
 PositionLike = Union[str, "Position", Board]
 """A Position ID, ``PositionID:MatchID`` or XGID (the board only), a Position or a board."""
 Positions = Union[npt.NDArray[np.uint8], Sequence[PositionLike], str, "Position"]
-"""A ``(n, 2, 25)`` uint8 board array, or a list of Position IDs (or XGIDs), Positions or boards."""
+"""A ``(n, 2, 25)`` uint8 board array, or a list of Position IDs (or ``PositionID:MatchID``, XGIDs), Positions or boards."""
 
 class FileError(OSError):
     """A file is missing, unreadable or damaged; the message names it."""

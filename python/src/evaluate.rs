@@ -183,7 +183,7 @@ impl PyEvaluator {
     }
 
     /// Cubeless evaluations of a batch: a ``(n, 2, 25)`` uint8 board array or a list
-    /// of Position IDs (or XGIDs) / ``Position``s. Returns a ``(n, 5)`` float32 array (win, win
+    /// of texts (Position IDs, ``PositionID:MatchID``, XGIDs) / ``Position``s. Returns a ``(n, 5)`` float32 array (win, win
     /// gammon, win backgammon, lose gammon, lose backgammon; cumulative, side on
     /// roll's view). 0-ply runs 64 positions per call of the engine's batched path,
     /// on all cores, without the GIL; ``plies`` > 0 searches deeper (gnubg's pruning).
@@ -228,7 +228,8 @@ impl PyEvaluator {
 
     /// The best move for a roll by cubeless money equity, as gnubg chooses it: 0-ply,
     /// or ``plies`` deep with gnubg's normal move filters. Returns ``(Move, equity)``,
-    /// or ``None`` when no move is legal.
+    /// or ``None`` when no move is legal. The roll is ``die1``, ``die2``: dice in an
+    /// XGID or Match ID given as ``position`` are not read.
     #[pyo3(signature = (position, die1, die2, plies=0))]
     fn best_move(
         &self,

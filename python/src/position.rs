@@ -243,7 +243,7 @@ pub fn positions_of(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Position>> {
         return Ok(out);
     }
     Err(value_error(format!(
-        "positions are a (n, 2, 25) uint8 array or a list of Position IDs (or XGIDs), Positions or boards, got {}",
+        "positions are a (n, 2, 25) uint8 array or a list of Position IDs (or PositionID:MatchID, XGIDs), Positions or boards, got {}",
         obj.get_type().name()?
     )))
 }

@@ -63,7 +63,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         }
         (None, Some(path)) => batch(path, &mut out),
         _ => {
-            bail!("give either one POSITION (and --dice D1 D2 unless it carries a roll), or --input FILE.csv")
+            bail!("give --input FILE.csv, or one POSITION (and --dice D1 D2 unless it carries a roll)")
         }
     }
 }

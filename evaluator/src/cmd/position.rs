@@ -49,7 +49,7 @@ pub fn roll(text: &str, given: &AnyId, dice: &[u8]) -> Result<((u8, u8), Dice)> 
     }
     let text = text.trim();
     match &given.state {
-        None => bail!("give the roll: --dice D1 D2 (a Position ID such as '{text}' carries no dice)"),
+        None => bail!("give the roll: --dice D1 D2 (the Position ID '{text}' carries no dice; PositionID:MatchID or an XGID may)"),
         Some(s) => match s.dice {
             Some((a, b)) => Ok(((a, b), Dice::new(a, b)?)),
             None if s.double_offered => {
