@@ -12,7 +12,7 @@
 //! databases on the two armies directly.
 
 use std::collections::HashMap;
-use std::sync::{Mutex, OnceLock};
+use std::sync::OnceLock;
 
 use board::{Position, Side};
 use gen_bearoff::BearoffError;
@@ -110,16 +110,31 @@ pub fn escape_counts(escape: &[u8; 6]) -> Option<[u64; TURNS]> {
     if total == 0 || total > 6 || escape[5] != 0 {
         return None;
     }
-    static CACHE: OnceLock<Mutex<HashMap<[u8; 5], [u64; TURNS]>>> = OnceLock::new();
     let key: [u8; 5] = escape[..5].try_into().unwrap();
-    let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
-    if let Some(c) = cache.lock().unwrap().get(&key) {
-        return Some(*c);
-    }
-    let mut solver = Escape::default();
-    let counts = solver.counts(key);
-    cache.lock().unwrap().insert(key, counts);
-    Some(counts)
+    escape_table().get(&key).copied()
+}
+
+/// The counts of every escape position of 1 to 6 checkers (461 of them), solved once
+/// per process by one solver whose memos serve them all; read without a lock.
+fn escape_table() -> &'static HashMap<[u8; 5], [u64; TURNS]> {
+    static TABLE: OnceLock<HashMap<[u8; 5], [u64; TURNS]>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut solver = Escape::default();
+        let mut table = HashMap::new();
+        for code in 0..7u32.pow(5) {
+            let mut key = [0u8; 5];
+            let mut rest = code;
+            for slot in &mut key {
+                *slot = (rest % 7) as u8;
+                rest /= 7;
+            }
+            let total: u32 = key.iter().map(|&n| u32::from(n)).sum();
+            if (1..=6).contains(&total) {
+                table.insert(key, solver.counts(key));
+            }
+        }
+        table
+    })
 }
 
 /// Exact escape-time solver: states are checker counts per distance 1..=5.
@@ -256,5 +271,15 @@ mod tests {
         assert_eq!(total, 36u64.pow(TURNS as u32));
         assert!(escape_counts(&[0, 0, 0, 0, 0, 1]).is_none());
         assert!(escape_counts(&[7, 0, 0, 0, 0, 0]).is_none());
+    }
+
+    #[test]
+    fn the_shared_table_equals_a_fresh_solve_of_each_position() {
+        // 1 to 6 checkers on 5 distances: C(11, 5) - 1 positions.
+        let table = escape_table();
+        assert_eq!(table.len(), 461);
+        for (key, counts) in table {
+            assert_eq!(Escape::default().counts(*key), *counts, "{key:?}");
+        }
     }
 }
