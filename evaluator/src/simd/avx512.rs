@@ -6,7 +6,7 @@
 
 use super::avx2::hidden_layer;
 use super::cpu::MAX_INPUTS;
-use super::sse::finish_outputs;
+use super::sse::finish_outputs_all;
 use crate::weights::Net;
 
 /// The non-zero inputs with AVX-512 compresses (no data-dependent branches): their
@@ -392,17 +392,17 @@ pub unsafe fn outputs_512<const N: usize>(
             last[p] = _mm_add_ps(last[p], _mm_mul_ps(x, w1));
         }
     }
-    for (p, o) in out.into_iter().enumerate() {
+    let lanes: [[__m128; 5]; N] = std::array::from_fn(|p| {
         let v = four[p];
-        let lanes = [
+        [
             _mm512_extractf32x4_ps::<0>(v),
             _mm512_extractf32x4_ps::<1>(v),
             _mm512_extractf32x4_ps::<2>(v),
             _mm512_extractf32x4_ps::<3>(v),
             last[p],
-        ];
-        finish_outputs(net, act[p], &lanes, full, o);
-    }
+        ]
+    });
+    finish_outputs_all(net, act, &lanes, full, out);
 }
 
 /// gnubg's sigmoid table padded with zeros to 128 entries, on a cache line (loaded

@@ -25,10 +25,74 @@ pub unsafe fn outputs_pair(net: &Net, act: [&[f32]; 2], out: [&mut [f32; 5]; 2])
             *sb = _mm_add_ps(*sb, _mm_mul_ps(b, wk));
         }
     }
-    let acc = [acc_a, acc_b];
-    for (p, o) in out.into_iter().enumerate() {
-        finish_outputs(net, act[p], &acc[p], full, o);
+    finish_outputs_all(net, act, &[acc_a, acc_b], full, out);
+}
+
+/// [`finish_outputs`] for `N` (at most 4) positions, with the last output of every
+/// position through one [`sigmoid_ps`] instead of one scalar sigmoid each: the same
+/// operations on each lane, so the same bits.
+///
+/// # Safety
+/// SSE is part of x86-64; always callable there.
+#[cfg(target_arch = "x86_64")]
+pub unsafe fn finish_outputs_all<const N: usize>(
+    net: &Net,
+    act: [&[f32]; N],
+    acc: &[[std::arch::x86_64::__m128; 5]; N],
+    full: usize,
+    out: [&mut [f32; 5]; N],
+) {
+    use std::arch::x86_64::*;
+    let thr = &net.output_thresholds;
+    if N > 4 || N == 1 || full != net.hidden || thr.len() != 5 {
+        for (p, o) in out.into_iter().enumerate() {
+            finish_outputs(net, act[p], &acc[p], full, o);
+        }
+        return;
     }
+    // Lane p: (l0 + l1) + (l2 + l3) of position p's last output, as the scalar code adds.
+    let mut last = [_mm_setzero_ps(); 4];
+    for p in 0..N {
+        last[p] = acc[p][4];
+    }
+    let (r0, r1) = (
+        _mm_unpacklo_ps(last[0], last[1]),
+        _mm_unpackhi_ps(last[0], last[1]),
+    );
+    let (r2, r3) = (
+        _mm_unpacklo_ps(last[2], last[3]),
+        _mm_unpackhi_ps(last[2], last[3]),
+    );
+    let l0 = _mm_movelh_ps(r0, r2);
+    let l1 = _mm_movehl_ps(r2, r0);
+    let l2 = _mm_movelh_ps(r1, r3);
+    let l3 = _mm_movehl_ps(r3, r1);
+    let r = _mm_add_ps(_mm_add_ps(l0, l1), _mm_add_ps(l2, l3));
+    let x = _mm_mul_ps(_mm_set1_ps(-net.beta_output), _mm_add_ps(r, _mm_set1_ps(thr[4])));
+    let mut fifth = [0f32; 4];
+    _mm_storeu_ps(fifth.as_mut_ptr(), sigmoid_ps(x));
+    for (p, o) in out.into_iter().enumerate() {
+        finish_four(net, &acc[p], o);
+        o[4] = fifth[p];
+    }
+}
+
+/// Outputs 0..4 of one position from its lanes (the net has no tail and at least four
+/// thresholds): the lanes transposed and combined, the threshold, the sigmoid.
+#[cfg(target_arch = "x86_64")]
+unsafe fn finish_four(net: &Net, acc: &[std::arch::x86_64::__m128; 5], out: &mut [f32; 5]) {
+    use std::arch::x86_64::*;
+    // Transposed, lane j of row j holds lane j of each output's sums.
+    let (r0, r1) = (_mm_unpacklo_ps(acc[0], acc[1]), _mm_unpackhi_ps(acc[0], acc[1]));
+    let (r2, r3) = (_mm_unpacklo_ps(acc[2], acc[3]), _mm_unpackhi_ps(acc[2], acc[3]));
+    let l0 = _mm_movelh_ps(r0, r2);
+    let l1 = _mm_movehl_ps(r2, r0);
+    let l2 = _mm_movelh_ps(r1, r3);
+    let l3 = _mm_movehl_ps(r3, r1);
+    let r = _mm_add_ps(_mm_add_ps(l0, l1), _mm_add_ps(l2, l3));
+    let thr = net.output_thresholds.as_ptr();
+    let x = _mm_mul_ps(_mm_set1_ps(-net.beta_output), _mm_add_ps(r, _mm_loadu_ps(thr)));
+    _mm_storeu_ps(out.as_mut_ptr(), sigmoid_ps(x));
 }
 
 /// The lanes combined, the tail, the threshold and the sigmoid. Without a tail (the
@@ -47,16 +111,7 @@ pub unsafe fn finish_outputs(
     let (thr, beta) = (&net.output_thresholds, net.beta_output);
     let mut first = 0;
     if full == h && thr.len() >= 4 {
-        // Transposed, lane j of row j holds lane j of each output's sums.
-        let (r0, r1) = (_mm_unpacklo_ps(acc[0], acc[1]), _mm_unpackhi_ps(acc[0], acc[1]));
-        let (r2, r3) = (_mm_unpacklo_ps(acc[2], acc[3]), _mm_unpackhi_ps(acc[2], acc[3]));
-        let l0 = _mm_movelh_ps(r0, r2);
-        let l1 = _mm_movehl_ps(r2, r0);
-        let l2 = _mm_movelh_ps(r1, r3);
-        let l3 = _mm_movehl_ps(r3, r1);
-        let r = _mm_add_ps(_mm_add_ps(l0, l1), _mm_add_ps(l2, l3));
-        let x = _mm_mul_ps(_mm_set1_ps(-beta), _mm_add_ps(r, _mm_loadu_ps(thr.as_ptr())));
-        _mm_storeu_ps(out.as_mut_ptr(), sigmoid_ps(x));
+        finish_four(net, acc, out);
         first = 4;
     }
     for (k, o) in out.iter_mut().enumerate().skip(first) {
