@@ -50,24 +50,12 @@ pub unsafe fn finish_outputs_all<const N: usize>(
         }
         return;
     }
-    // Lane p: (l0 + l1) + (l2 + l3) of position p's last output, as the scalar code adds.
+    // Lane p: position p's last output, summed as the scalar code adds.
     let mut last = [_mm_setzero_ps(); 4];
     for p in 0..N {
         last[p] = acc[p][4];
     }
-    let (r0, r1) = (
-        _mm_unpacklo_ps(last[0], last[1]),
-        _mm_unpackhi_ps(last[0], last[1]),
-    );
-    let (r2, r3) = (
-        _mm_unpacklo_ps(last[2], last[3]),
-        _mm_unpackhi_ps(last[2], last[3]),
-    );
-    let l0 = _mm_movelh_ps(r0, r2);
-    let l1 = _mm_movehl_ps(r2, r0);
-    let l2 = _mm_movelh_ps(r1, r3);
-    let l3 = _mm_movehl_ps(r3, r1);
-    let r = _mm_add_ps(_mm_add_ps(l0, l1), _mm_add_ps(l2, l3));
+    let r = lane_sums(last);
     let x = _mm_mul_ps(_mm_set1_ps(-net.beta_output), _mm_add_ps(r, _mm_set1_ps(thr[4])));
     let mut fifth = [0f32; 4];
     _mm_storeu_ps(fifth.as_mut_ptr(), sigmoid_ps(x));
@@ -77,19 +65,26 @@ pub unsafe fn finish_outputs_all<const N: usize>(
     }
 }
 
+/// Lane k: (l0 + l1) + (l2 + l3) of the four lanes of `v[k]`, gnubg's order for an
+/// output's sum (the four registers transposed, then added).
+#[cfg(target_arch = "x86_64")]
+unsafe fn lane_sums(v: [std::arch::x86_64::__m128; 4]) -> std::arch::x86_64::__m128 {
+    use std::arch::x86_64::*;
+    let (r0, r1) = (_mm_unpacklo_ps(v[0], v[1]), _mm_unpackhi_ps(v[0], v[1]));
+    let (r2, r3) = (_mm_unpacklo_ps(v[2], v[3]), _mm_unpackhi_ps(v[2], v[3]));
+    let l0 = _mm_movelh_ps(r0, r2);
+    let l1 = _mm_movehl_ps(r2, r0);
+    let l2 = _mm_movelh_ps(r1, r3);
+    let l3 = _mm_movehl_ps(r3, r1);
+    _mm_add_ps(_mm_add_ps(l0, l1), _mm_add_ps(l2, l3))
+}
+
 /// Outputs 0..4 of one position from its lanes (the net has no tail and at least four
 /// thresholds): the lanes transposed and combined, the threshold, the sigmoid.
 #[cfg(target_arch = "x86_64")]
 unsafe fn finish_four(net: &Net, acc: &[std::arch::x86_64::__m128; 5], out: &mut [f32; 5]) {
     use std::arch::x86_64::*;
-    // Transposed, lane j of row j holds lane j of each output's sums.
-    let (r0, r1) = (_mm_unpacklo_ps(acc[0], acc[1]), _mm_unpackhi_ps(acc[0], acc[1]));
-    let (r2, r3) = (_mm_unpacklo_ps(acc[2], acc[3]), _mm_unpackhi_ps(acc[2], acc[3]));
-    let l0 = _mm_movelh_ps(r0, r2);
-    let l1 = _mm_movehl_ps(r2, r0);
-    let l2 = _mm_movelh_ps(r1, r3);
-    let l3 = _mm_movehl_ps(r3, r1);
-    let r = _mm_add_ps(_mm_add_ps(l0, l1), _mm_add_ps(l2, l3));
+    let r = lane_sums([acc[0], acc[1], acc[2], acc[3]]);
     let thr = net.output_thresholds.as_ptr();
     let x = _mm_mul_ps(_mm_set1_ps(-net.beta_output), _mm_add_ps(r, _mm_loadu_ps(thr)));
     _mm_storeu_ps(out.as_mut_ptr(), sigmoid_ps(x));
