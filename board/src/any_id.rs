@@ -43,7 +43,7 @@ pub enum AnyIdError {
 /// ```
 pub fn parse_any_id(text: &str) -> Result<AnyId, AnyIdError> {
     let t = text.trim();
-    let prefixed = t.get(..5).is_some_and(|p| p.eq_ignore_ascii_case("XGID="));
+    let prefixed = crate::xgid::strip_prefix(t).is_some();
     let head = t.split(':').next().unwrap_or("").chars().count();
     Ok(
         if prefixed || head == 26 || (head != 14 && t.matches(':').count() > 1) {

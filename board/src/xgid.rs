@@ -51,6 +51,12 @@ pub enum XgidError {
     },
 }
 
+/// `text` after its `XGID=` prefix (in any case), or `None` when it has none.
+pub(crate) fn strip_prefix(text: &str) -> Option<&str> {
+    let (head, body) = (text.get(..5)?, text.get(5..)?);
+    head.eq_ignore_ascii_case("XGID=").then_some(body)
+}
+
 impl Xgid {
     /// Parses an XGID, with or without the `XGID=` prefix (in any case).
     pub fn parse(text: &str) -> Result<Xgid, XgidError> {
@@ -59,10 +65,7 @@ impl Xgid {
             id: id.to_string(),
             reason,
         };
-        let body = match id.get(..5) {
-            Some(p) if p.eq_ignore_ascii_case("XGID=") => &id[5..],
-            _ => id,
-        };
+        let body = strip_prefix(id).unwrap_or(id);
         let fields: Vec<&str> = body.split(':').collect();
         if fields.len() != 10 {
             return Err(err(format!(

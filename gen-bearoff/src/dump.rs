@@ -29,17 +29,33 @@ use crate::twosided::TwoSidedDb;
 pub enum DumpTarget {
     /// gnubg's `--index`: `index / n` is the player on roll, `index % n` the opponent.
     Index(u64),
-    /// A gnubg Position ID, or `PositionID:MatchID` or an XGID ([`board::parse_any_id`]).
-    PositionId(String),
+    /// A position given as text, read once by [`DumpTarget::position`].
+    PositionId {
+        /// The text as given: a gnubg Position ID, `PositionID:MatchID` or an XGID.
+        text: String,
+        /// What it reads as ([`board::parse_any_id`]).
+        given: board::AnyId,
+    },
+}
+
+impl DumpTarget {
+    /// The record of the position `text` names (a gnubg Position ID, `PositionID:MatchID`
+    /// or an XGID), or why `text` is none of them.
+    pub fn position(text: &str) -> Result<DumpTarget, board::AnyIdError> {
+        Ok(DumpTarget::PositionId {
+            text: text.to_string(),
+            given: board::parse_any_id(text)?,
+        })
+    }
 }
 
 /// The Position ID the dump's header lines show for `text`: as given when it is a bare
 /// Position ID (as gnubg's `bearoffdump` prints it), else the one of the position it
 /// names.
-fn shown_id(text: &str) -> String {
-    match board::parse_any_id(text) {
-        Ok(any) if any.state.is_some() => any.position.position_id(),
-        _ => text.to_string(),
+fn shown_id(text: &str, given: &board::AnyId) -> String {
+    match given.state {
+        Some(_) => given.position.position_id(),
+        None => text.to_string(),
     }
 }
 
@@ -144,10 +160,8 @@ pub fn locate(db: &BearoffDb, target: &DumpTarget) -> Result<(Position, u64, u64
             let b0 = side_of(&index, them)?;
             (Position::new_unchecked(b0, b1), us, them)
         }
-        DumpTarget::PositionId(pid) => {
-            let pos = board::parse_any_id(pid)
-                .map_err(|e| BearoffError::NotCovered(format!("invalid position '{pid}': {e}")))?
-                .position;
+        DumpTarget::PositionId { text: pid, given } => {
+            let pos = given.position;
             let rank = |side: &[u8; 25]| {
                 index.rank(side).ok_or_else(|| {
                     BearoffError::NotCovered(format!(
@@ -172,8 +186,8 @@ pub fn dump(db: &BearoffDb, target: &DumpTarget, name: &str) -> Result<String, B
         DumpTarget::Index(id) => {
             let _ = writeln!(s, "Position number : {id}");
         }
-        DumpTarget::PositionId(pid) => {
-            let _ = writeln!(s, "Position ID     : {}", shown_id(pid));
+        DumpTarget::PositionId { text, given } => {
+            let _ = writeln!(s, "Position ID     : {}", shown_id(text, given));
         }
     }
     s.push_str("\nInformation about database:\n\n");
@@ -183,8 +197,8 @@ pub fn dump(db: &BearoffDb, target: &DumpTarget, name: &str) -> Result<String, B
         DumpTarget::Index(id) => {
             let _ = write!(s, "\nDump of position#: {id}\n\n");
         }
-        DumpTarget::PositionId(pid) => {
-            let _ = write!(s, "\nDump of position ID: {}\n\n", shown_id(pid));
+        DumpTarget::PositionId { text, given } => {
+            let _ = write!(s, "\nDump of position ID: {}\n\n", shown_id(text, given));
         }
     }
     let _ = write!(s, " GNU Backgammon  Position ID: {}\n\n", pos.position_id());

@@ -61,7 +61,7 @@ fn scratch_file(tag: &str) -> (test_support::Scratch, PathBuf) {
 fn exercise(path: &Path, index: u64) {
     if let Ok(db) = BearoffDb::open(path) {
         let _ = dump(&db, &DumpTarget::Index(index), "f.bd");
-        let _ = dump(&db, &DumpTarget::PositionId("4HPwATDgc/ABMA".into()), "f.bd");
+        let _ = dump(&db, &DumpTarget::position("4HPwATDgc/ABMA").unwrap(), "f.bd");
         let _ = verify(&db, 16, index, &|_, _, _| {});
     }
 }

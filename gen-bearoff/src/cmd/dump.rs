@@ -37,15 +37,12 @@ pub struct Args {
 /// Runs `dump`.
 pub fn run(args: Args) -> Result<ExitCode> {
     // A badly written position is the argument's fault, not the file's: said first.
-    if let Some(text) = &args.position_id {
-        board::parse_any_id(text).context("bad --position-id")?;
-    }
-    let db = open_db(&args.file, args.assume_header.as_deref())?;
-    let target = match (args.position_id, args.index) {
-        (Some(id), _) => DumpTarget::PositionId(id),
+    let target = match (&args.position_id, args.index) {
+        (Some(text), _) => DumpTarget::position(text).context("bad --position-id")?,
         (None, Some(i)) => DumpTarget::Index(i),
         (None, None) => unreachable!("clap requires one"),
     };
+    let db = open_db(&args.file, args.assume_header.as_deref())?;
     let name = args.file.display().to_string();
     if args.json {
         let doc = json(&db, &target, &name).with_context(|| name.clone())?;
