@@ -22,9 +22,9 @@ use trainer::supervised::{bench, NetClass};
 /// weights set with that net replaced.
 ///
 /// The output directory gets net.wd / net.weights (gnubg's formats, the best net by
-/// validation error; net.json when the start was a trainer model), the checkpoint
-/// (supervised.json, checkpoint-<steps>.wd, optimizer-<steps>.bin) and the learning
-/// curve (curve.csv, curve.png). `--resume DIR` continues a run from its checkpoint.
+/// validation error; net.json when the start was a trainer model or fresh weights), the
+/// checkpoint (supervised.json, checkpoint-<steps>.wd, optimizer-<steps>.bin) and the
+/// learning curve (curve.csv, curve.png). `--resume DIR` continues a run from its checkpoint.
 #[derive(clap::Args)]
 pub struct Args {
     /// Training data: binary datasets (.bgds, memory-mapped), CSV or gnubg-nn text;
