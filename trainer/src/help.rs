@@ -136,7 +136,11 @@ impl Helpers {
             return engine.best_of(results);
         }
         let m = n / 2;
+        // Slot `me` has one owner, thread `me` (the scheme runs one worker per slot):
+        // a second owner could see the first one's DONE and return while a helper
+        // still reads its model.
         let slot = &self.slots[me];
+        debug_assert_eq!(slot.state.load(Ordering::Acquire), EMPTY, "slot {me} in use");
         {
             let mut job = lock(&slot.job);
             job.model = Some(ModelPtr(*engine.nets()));

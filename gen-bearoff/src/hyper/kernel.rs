@@ -68,7 +68,7 @@ impl Column {
 pub enum Kernel {
     /// Portable shifts.
     Scalar,
-    /// BMI2 `pext` (x86-64 only).
+    /// BMI2 `pext` (x86-64 only); the portable loops where the processor lacks it.
     Bmi2,
 }
 
@@ -99,9 +99,13 @@ impl Kernel {
 macro_rules! dispatch {
     ($self:ident, $bmi2:ident, $generic:ident, $($arg:expr),*) => {
         match $self.kernel {
+            // The check is std's cached atomic load: `Kernel::Bmi2` is a public value
+            // that any caller may name, not proof that the processor has BMI2.
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: `Kernel::Bmi2` is only chosen after detecting BMI2 (`detect`).
-            Kernel::Bmi2 => unsafe { $bmi2($self.space, $self.table, $($arg),*) },
+            Kernel::Bmi2 if std::arch::is_x86_feature_detected!("bmi2") => {
+                // SAFETY: BMI2 was detected just above.
+                unsafe { $bmi2($self.space, $self.table, $($arg),*) }
+            }
             _ => $generic::<false>($self.space, $self.table, $($arg),*),
         }
     };
