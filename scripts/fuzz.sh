@@ -22,10 +22,11 @@ if [ -n "${BGKIT_FUZZ_CASES:-}" ]; then
   export BGKIT_FUZZ_CASES_OVERRIDE=$BGKIT_FUZZ_CASES
 fi
 start=$(date +%s)
-# Per target (CI cases): position/match ID, XGID, notation x2 (2000 each), SGF and .mat (300).
+# Per target (CI cases): position/match ID, XGID, any ID, notation x2 (2000 each), SGF and .mat (300).
 run board fuzz_position_id 2000
 run board fuzz_match_id 2000
 run board fuzz_xgid 2000
+run board fuzz_any_id 2000
 run board fuzz_notation 2000
 run board fuzz_sgf 300
 run board fuzz_mat 300

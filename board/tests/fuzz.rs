@@ -1,5 +1,6 @@
 //! Fuzz suite (issue 19) for every text parser of the board crate: Position ID, Match
-//! ID, XGID, move notation (without and with a position), SGF and `.mat`. Each target
+//! ID, XGID, any of the three (`parse_any_id`), move notation (without and with a
+//! position), SGF and `.mat`. Each target
 //! takes random inputs and mutated valid ones and must return `Ok` or `Err`, never
 //! panic; what is accepted must also be consistent (IDs re-encode to what was read).
 //! `BGKIT_FUZZ_CASES` raises the case count (`scripts/fuzz.sh`).
@@ -63,6 +64,30 @@ const XGID_WORDS: &[&str] = &[
     "XGID=",
     "65",
     "4294967296",
+];
+/// Each form `parse_any_id` reads, as users paste them.
+const ANY_IDS: &[&str] = &[
+    "4HPwATDgc/ABMA",
+    " sGfwATDgc/ABMA:cIkmAQAAAAAE\n",
+    "4HPwATDgc/ABMA:MIEFAAAAAAAA",
+    "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10",
+    "xgid=-b---BD-B---eE---c-e----B-:1:-1:-1:52:6:1:1:7:10",
+    "-b----E-C---eE---c-e----B-:3:1:-1:D:2:4:0:9:8",
+];
+const ANY_ID_WORDS: &[&str] = &[
+    ":",
+    "XGID=",
+    "xGiD=",
+    " ",
+    "\n",
+    "-",
+    "A",
+    "/",
+    "=",
+    "-1",
+    "52",
+    "\u{e9}",
+    "sGfwATDgc/ABMA",
 ];
 const MOVES: &[&str] = &[
     "8/5 6/5",
@@ -128,6 +153,20 @@ proptest! {
         if let Ok(x) = Xgid::parse(&text(&bytes)) {
             prop_assert!(x.state.validate().is_ok());
             prop_assert_eq!(Xgid::parse(&x.to_xgid()).unwrap(), x);
+        }
+    }
+
+    #[test]
+    fn fuzz_any_id(bytes in input(ANY_IDS, ANY_ID_WORDS)) {
+        if let Ok(any) = board::parse_any_id(&text(&bytes)) {
+            // The board re-encodes to a Position ID that reads back alone; the state
+            // (a Match ID's or an XGID's) is a valid one.
+            let bare = board::parse_any_id(&any.position.position_id()).unwrap();
+            prop_assert_eq!(bare.position, any.position);
+            prop_assert!(bare.state.is_none());
+            if let Some(state) = any.state {
+                prop_assert!(state.validate().is_ok());
+            }
         }
     }
 
