@@ -1,9 +1,9 @@
 //! Fuzz suite (issue 19) for every text parser of the board crate: Position ID, Match
 //! ID, XGID, any of the three (`parse_any_id`), move notation (without and with a
-//! position), SGF and `.mat`. Each target
-//! takes random inputs and mutated valid ones and must return `Ok` or `Err`, never
-//! panic; what is accepted must also be consistent (IDs re-encode to what was read).
-//! `BGKIT_FUZZ_CASES` raises the case count (`scripts/fuzz.sh`).
+//! position), SGF and `.mat`. Each target takes random inputs and mutated valid ones
+//! and must return `Ok` or `Err`, never panic; what is accepted must also be
+//! consistent (IDs re-encode to what was read). `BGKIT_FUZZ_CASES` raises the case
+//! count (`scripts/fuzz.sh`).
 
 use board::records::{mat, sgf};
 use board::{Dice, MatchState, Position, Variant, Xgid};

@@ -24,7 +24,8 @@ use trainer::supervised::{bench, NetClass};
 /// The output directory gets net.wd / net.weights (gnubg's formats, the best net by
 /// validation error; net.json when the start was a trainer model or fresh weights), the
 /// checkpoint (supervised.json, checkpoint-<steps>.wd, optimizer-<steps>.bin) and the
-/// learning curve (curve.csv, curve.png). `--resume DIR` continues a run from its checkpoint.
+/// learning curve (curve.csv, curve.png). `--resume DIR` continues a run from its
+/// checkpoint.
 #[derive(clap::Args)]
 pub struct Args {
     /// Training data: binary datasets (.bgds, memory-mapped), CSV or gnubg-nn text;
