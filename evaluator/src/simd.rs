@@ -11,7 +11,8 @@
 //!   (`escapes`, AVX-512 and AVX2 with one checker position per lane); the scalar
 //!   references are in `crate::inputs`.
 //! * Training: the rank-one weight update of a gradient step ([`add_outer`]) and the
-//!   merge of a copy's changes ([`add_difference`]), in `update`: the portable loops
+//!   merge of a copy's changes ([`add_difference`], or [`add_difference_onto`] into the
+//!   copy), in `update`: the portable loops
 //!   compiled for AVX2 and AVX-512, the same bits.
 //!
 //! Set `BGKIT_SIMD=scalar`, `avx2` or `avx512` to force a path; an unsupported choice
@@ -39,7 +40,7 @@ mod update;
 pub use escapes::{EscapeSums, TABLE_BYTES as ESCAPE_TABLE_BYTES};
 pub use shots::ShotMasks;
 pub use sums::{beyond, checker_total, side_sums, SideSums};
-pub use update::{add_difference_with, add_outer_with};
+pub use update::{add_difference_onto_with, add_difference_with, add_outer_with};
 
 pub use crate::sigmoid::approx_recip;
 
@@ -87,6 +88,14 @@ pub fn add_outer(w: &mut [f32], x: &[f32], s: f32, g: &[f32]) {
 /// kernel.
 pub fn add_difference(m: &mut [f32], o: &[f32], b: &[f32]) {
     add_difference_with(kernel(), m, o, b);
+}
+
+/// `o[j] = m[j] + (o[j] − b[j])` for every `j` (over the shortest of the three): the
+/// sum [`add_difference`] writes into `m`, written into the learned copy `o` instead
+/// (the same bits), so that the merged weights need no copy of their own.
+/// Bit-identical on every kernel.
+pub fn add_difference_onto(o: &mut [f32], m: &[f32], b: &[f32]) {
+    add_difference_onto_with(kernel(), o, m, b);
 }
 
 /// The output layer (gnubg's SSE summation order); SSE on x86-64, scalar elsewhere.

@@ -293,39 +293,52 @@ impl Model {
 
     /// Adds `other − base` to every weight: merges what a copy of `base` learned.
     pub fn add_difference(&mut self, other: &Model, base: &Model) {
-        for (mine, (o, b)) in self.nets.iter_mut().chain(self.prune.iter_mut()).zip(
-            other
-                .nets
-                .iter()
-                .chain(&other.prune)
-                .zip(base.nets.iter().chain(&base.prune)),
-        ) {
-            add_net_difference(mine, o, b);
+        self.each_net_with(other, base, add_net_difference);
+    }
+
+    /// Makes this copy of `base`, which has learned since, the merge of what it learned
+    /// into `model`: every weight becomes `model + (self − base)`, the bits
+    /// [`Model::add_difference`] would give `model`, without writing to `model`.
+    pub fn merge_onto(&mut self, model: &Model, base: &Model) {
+        self.each_net_with(model, base, |o, m, b| {
+            for_weight_arrays(o, m, b, evaluator::simd::add_difference_onto);
+        });
+    }
+
+    /// Calls `f` with each net (main, then pruning) and the same net of `a` and `b`.
+    fn each_net_with(&mut self, a: &Model, b: &Model, f: impl Fn(&mut Net, &Net, &Net)) {
+        let theirs = a.nets.iter().chain(&a.prune).zip(b.nets.iter().chain(&b.prune));
+        for (mine, (x, y)) in self.nets.iter_mut().chain(self.prune.iter_mut()).zip(theirs) {
+            f(mine, x, y);
         }
     }
 }
 
 fn add_net_difference(mine: &mut Net, other: &Net, base: &Net) {
-    let add = evaluator::simd::add_difference;
-    add(
-        &mut mine.hidden_weights,
-        &other.hidden_weights,
-        &base.hidden_weights,
+    for_weight_arrays(mine, other, base, evaluator::simd::add_difference);
+}
+
+/// Applies `f` to the four weight arrays of `first` with those of `second` and `third`.
+fn for_weight_arrays(first: &mut Net, second: &Net, third: &Net, f: fn(&mut [f32], &[f32], &[f32])) {
+    f(
+        &mut first.hidden_weights,
+        &second.hidden_weights,
+        &third.hidden_weights,
     );
-    add(
-        &mut mine.output_weights,
-        &other.output_weights,
-        &base.output_weights,
+    f(
+        &mut first.output_weights,
+        &second.output_weights,
+        &third.output_weights,
     );
-    add(
-        &mut mine.hidden_thresholds,
-        &other.hidden_thresholds,
-        &base.hidden_thresholds,
+    f(
+        &mut first.hidden_thresholds,
+        &second.hidden_thresholds,
+        &third.hidden_thresholds,
     );
-    add(
-        &mut mine.output_thresholds,
-        &other.output_thresholds,
-        &base.output_thresholds,
+    f(
+        &mut first.output_thresholds,
+        &second.output_thresholds,
+        &third.output_thresholds,
     );
 }
 

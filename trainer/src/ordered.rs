@@ -67,8 +67,9 @@ struct Finished {
 }
 
 struct Shared {
-    /// `W_merged`.
-    model: Model,
+    /// `W_merged`, shared with the snapshot of the same games (a merge makes a new one
+    /// out of the merged game's copy, so no snapshot needs a copy of its own).
+    model: Arc<Model>,
     /// Games `b..merged` are merged.
     merged: u64,
     /// Next game to claim.
@@ -156,7 +157,7 @@ impl Block<'_> {
         }
         let first = Arc::new(model.clone());
         let shared = Mutex::new(Shared {
-            model: std::mem::replace(model, (*first).clone()),
+            model: first.clone(),
             merged: self.b,
             next: self.b,
             snapshots: VecDeque::from([(self.b, first)]),
@@ -182,12 +183,16 @@ impl Block<'_> {
         results.into_iter().collect::<Result<(), TrainerError>>()?;
         let shared = shared.into_inner().expect("no panics under the lock");
         debug_assert_eq!(shared.merged, self.e);
-        *model = shared.model;
-        Ok(Totals {
+        let totals = Totals {
             positions: shared.positions,
             truncated: shared.truncated,
             shared_decisions: helpers.shared_decisions(),
-        })
+        };
+        // The snapshots go first, so that the last weights are usually held only here.
+        let last = shared.model;
+        drop((shared.snapshots, shared.pending, shared.spare));
+        *model = Arc::try_unwrap(last).unwrap_or_else(|m| (*m).clone());
+        Ok(totals)
     }
 
     /// Thread `me`: claims, plays and merges games; waits by helping the others.
@@ -256,21 +261,19 @@ impl Block<'_> {
                     sh.pending.remove(&m)
                 } {
                     let k = sh.merged;
-                    if f.s == k {
-                        let old = std::mem::replace(&mut sh.model, f.copy);
-                        sh.recycle(old);
-                    } else {
-                        sh.model.add_difference(&f.copy, &f.base);
-                        sh.recycle(f.copy);
+                    let mut next_model = f.copy;
+                    if f.s != k {
+                        next_model.merge_onto(&sh.model, &f.base);
                     }
+                    let old = std::mem::replace(&mut sh.model, Arc::new(next_model));
+                    sh.release(old);
                     sh.release(f.base);
                     sh.merged = k + 1;
                     sh.positions += u64::from(f.stats.positions);
                     sh.truncated += u64::from(f.stats.truncated);
                     let (merged, next) = (sh.merged, sh.next);
                     if merged < self.e && self.needed(merged, next) {
-                        let sh = &mut *sh;
-                        let snap = Arc::new(copy_into(sh.spare.pop(), &sh.model));
+                        let snap = sh.model.clone();
                         sh.snapshots.push_back((merged, snap));
                     }
                 }

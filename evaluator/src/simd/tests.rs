@@ -362,6 +362,11 @@ fn merged_differences_agree_bit_for_bit_on_every_kernel() {
             add_difference_with(kernel, &mut got, &o, &b);
             let bits: Vec<u32> = got.iter().map(|f| f.to_bits()).collect();
             assert_eq!(bits, reference, "{kernel:?}, n = {n}");
+            // The same sums written over the learned copy.
+            let mut onto = o.clone();
+            add_difference_onto_with(kernel, &mut onto, &m, &b);
+            let bits: Vec<u32> = onto.iter().map(|f| f.to_bits()).collect();
+            assert_eq!(bits, reference, "onto, {kernel:?}, n = {n}");
         }
     }
 }

@@ -48,6 +48,12 @@ compiled_for_kernels!(
     add_difference_with = add_difference_portable(m: &mut [f32], o: &[f32], b: &[f32])
 );
 
+compiled_for_kernels!(
+    /// [`super::add_difference_onto`] on a given kernel (portable code where the CPU
+    /// lacks it).
+    add_difference_onto_with = add_difference_onto_portable(o: &mut [f32], m: &[f32], b: &[f32])
+);
+
 /// `w[i·n + j] += (s · x[i]) · g[j]` for every `i` with `x[i] != 0` and every `j < n`,
 /// where `n = g.len()` (portable code, the reference).
 #[inline(always)]
@@ -85,5 +91,14 @@ pub fn add_outer_portable(w: &mut [f32], x: &[f32], s: f32, g: &[f32]) {
 pub fn add_difference_portable(m: &mut [f32], o: &[f32], b: &[f32]) {
     for ((m, &o), &b) in m.iter_mut().zip(o).zip(b) {
         *m += o - b;
+    }
+}
+
+/// `o[j] = m[j] + (o[j] − b[j])` for every `j` (portable code, the reference):
+/// [`add_difference_portable`]'s sum, written over the learned copy instead of `m`.
+#[inline(always)]
+pub fn add_difference_onto_portable(o: &mut [f32], m: &[f32], b: &[f32]) {
+    for ((o, &m), &b) in o.iter_mut().zip(m).zip(b) {
+        *o = m + (*o - b);
     }
 }
