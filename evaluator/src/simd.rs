@@ -12,8 +12,8 @@
 //!   references are in `crate::inputs`.
 //! * Training: the rank-one weight update of a gradient step ([`add_outer`]) and the
 //!   merge of a copy's changes ([`add_difference`], or [`add_difference_onto`] into the
-//!   copy), in `update`: the portable loops
-//!   compiled for AVX2 and AVX-512, the same bits.
+//!   copy), in `update`: the portable loops compiled for AVX2 and AVX-512, the same
+//!   bits.
 //!
 //! Set `BGKIT_SIMD=scalar`, `avx2` or `avx512` to force a path; an unsupported choice
 //! falls back to the best available one below it. (SSE2 is part of x86-64 and always

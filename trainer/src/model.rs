@@ -293,7 +293,9 @@ impl Model {
 
     /// Adds `other − base` to every weight: merges what a copy of `base` learned.
     pub fn add_difference(&mut self, other: &Model, base: &Model) {
-        self.each_net_with(other, base, add_net_difference);
+        self.each_net_with(other, base, |m, o, b| {
+            for_weight_arrays(m, o, b, evaluator::simd::add_difference);
+        });
     }
 
     /// Makes this copy of `base`, which has learned since, the merge of what it learned
@@ -312,10 +314,6 @@ impl Model {
             f(mine, x, y);
         }
     }
-}
-
-fn add_net_difference(mine: &mut Net, other: &Net, base: &Net) {
-    for_weight_arrays(mine, other, base, evaluator::simd::add_difference);
 }
 
 /// Applies `f` to the four weight arrays of `first` with those of `second` and `third`.

@@ -188,9 +188,9 @@ impl Block<'_> {
             truncated: shared.truncated,
             shared_decisions: helpers.shared_decisions(),
         };
-        // The snapshots go first, so that the last weights are usually held only here.
+        // The last snapshot shares the last weights: drop the snapshots first.
         let last = shared.model;
-        drop((shared.snapshots, shared.pending, shared.spare));
+        drop(shared.snapshots);
         *model = Arc::try_unwrap(last).unwrap_or_else(|m| (*m).clone());
         Ok(totals)
     }
