@@ -6,7 +6,9 @@
 # medians and their ratio. Machines differ (the development machine has changed
 # between sessions), so a games/s target set on one machine is compared as this ratio:
 # the default commit, b054cc8, is main when issue 17 was filed; the issue quotes 3,100
-# games/s for that day (target 5,000: a ratio of 1.61).
+# games/s for that day (target 5,000: a ratio of 1.61). Both run their defaults: since
+# 2026-12-06 this tree's self-play is fused (`--eval fused`), b054cc8's exact, so
+# their net.wd differ; `--eval exact` is not passed because b054cc8 has no such flag.
 #
 #   benches/td-vs-commit.sh [COMMIT] [PAIRS] [GAMES]     (defaults: b054cc8 6 20000)
 #

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Self-play training throughput of `trainer td` (games per second), 128 hidden units,
-# from scratch, no benchmarks: gnubg encoding (the default ordered scheme, and async),
-# gnubg encoding with --eval fast (incremental move lists), gnubg encoding with
-# --prune-moves, and
+# from scratch, no benchmarks: gnubg encoding (the default ordered scheme and fused
+# evaluation, and async), gnubg encoding with --eval exact (gnubg's bits) and with
+# --eval incremental (incremental move lists), gnubg encoding with --prune-moves, and
 # the Tesauro encoding, on 1 and 2 threads. Prints wall-clock games/s and games per
 # CPU-second (the latter is what a machine shared with other work still measures).
 #
@@ -15,7 +15,7 @@ bin=${CARGO_TARGET_DIR:-target}/release/trainer
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 printf '%-24s %7s %10s %12s\n' config threads games/s games/cpu-s
-for config in "gnubg" "gnubg --eval fast" "gnubg --parallel async" "gnubg --prune-moves" "tesauro"; do
+for config in "gnubg" "gnubg --eval exact" "gnubg --eval incremental" "gnubg --parallel async" "gnubg --prune-moves" "tesauro"; do
   for threads in 1 2; do
     out="$tmp/run-$threads-${config// /}"
     # shellcheck disable=SC2086

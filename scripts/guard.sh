@@ -50,17 +50,26 @@ for c in 1 2; do
   echo "hyper $c: $(md5 hyper$c.bd)"
 done
 # TD training, one thread, fixed seed and games: the default scheme (ordered, lag 1,
-# since issue 19; the same bytes on any thread count), then async on one thread (plain
-# online learning, the default before; also ordered --lag 0).
+# since issue 19; the same bytes on any thread count) and evaluation (fused, since
+# issue 17), then exact and incremental self-play (the default before, and the mode
+# called `fast` before the fused one), then async on one thread (plain online
+# learning, the default scheme before; also ordered --lag 0).
 "$bin/trainer" td --games 3000 --threads 1 --seed 1 --out td --quiet --bench-every 0 >/dev/null
 for f in td/*; do
   case "$f" in *.wd|*.weights) echo "td 3000 games seed 1: $(basename "$f") $(md5 "$f")";; esac
 done
-"$bin/trainer" td --games 3000 --threads 1 --seed 1 --out td-async --quiet --bench-every 0 --parallel async >/dev/null
-echo "td 3000 games seed 1 --parallel async: net.wd $(md5 td-async/net.wd)"
-# The incremental evaluation of self-play move lists (issue 17; the default stays exact).
-"$bin/trainer" td --games 3000 --threads 1 --seed 1 --out td-fast --quiet --bench-every 0 --eval fast >/dev/null
-echo "td 3000 games seed 1 --eval fast: net.wd $(md5 td-fast/net.wd)"
+for mode in exact incremental; do
+  "$bin/trainer" td --games 3000 --threads 1 --seed 1 --out td-$mode --quiet --bench-every 0 --eval $mode >/dev/null
+  echo "td 3000 games seed 1 --eval $mode: net.wd $(md5 td-$mode/net.wd)"
+done
+"$bin/trainer" td --games 3000 --threads 1 --seed 1 --out td-async --quiet --bench-every 0 --parallel async \
+  --eval exact >/dev/null
+echo "td 3000 games seed 1 --parallel async --eval exact: net.wd $(md5 td-async/net.wd)"
+# The fused default on every kernel (the same bits by design).
+for k in $kernels; do
+  BGKIT_SIMD=$k "$bin/trainer" td --games 300 --threads 1 --seed 1 --out td-$k --quiet --bench-every 0 >/dev/null
+  echo "td 300 games seed 1 BGKIT_SIMD=$k: net.wd $(md5 td-$k/net.wd)"
+done
 # Duel, fixed seed.
 echo "duel gnubg vs pubeval 400 games seed 3: $("$bin/trainer" duel --a gnubg:/usr/lib/gnubg/gnubg.wd \
   --b pubeval --games 400 --seed 3 --threads 2 --json --quiet | md5sum | cut -c1-8)"

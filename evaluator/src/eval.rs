@@ -20,6 +20,7 @@ use crate::net;
 use crate::nets::{GnubgNets, NetSource};
 use crate::race_bg::race_backgammon;
 use crate::sanity::{max_turns_of, sanity_check};
+use crate::simd::FUSED_GROUP;
 use crate::weights::Weights;
 
 pub use crate::choice::{move_shape, sorts_before};
@@ -47,13 +48,15 @@ pub struct Evaluator<N: NetSource = GnubgNets> {
     interleaved: Vec<AlignedFloats>,
     /// [`Evaluator::with_incremental`].
     pub(crate) incremental: bool,
+    /// [`Evaluator::with_fused`].
+    pub(crate) fused: bool,
 }
 
 /// Per-thread buffers for inputs and hidden units (cache-line aligned, as the kernels
 /// read and write them 64 bytes at a time).
 struct Scratch {
-    inputs: [AlignedFloats; 2],
-    hidden: [AlignedFloats; 2],
+    inputs: [AlignedFloats; FUSED_GROUP],
+    hidden: [AlignedFloats; FUSED_GROUP],
     base: Base,
 }
 
@@ -91,8 +94,8 @@ impl Base {
 
 thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch {
-        inputs: [AlignedFloats::zeros(250), AlignedFloats::zeros(250)],
-        hidden: [AlignedFloats::zeros(128), AlignedFloats::zeros(128)],
+        inputs: std::array::from_fn(|_| AlignedFloats::zeros(250)),
+        hidden: std::array::from_fn(|_| AlignedFloats::zeros(128)),
         base: Base::default(),
     });
 }
@@ -123,6 +126,7 @@ impl<N: NetSource> Evaluator<N> {
             owner: crate::cache::new_owner_id(),
             interleaved: Vec::new(),
             incremental: false,
+            fused: false,
         }
     }
 
@@ -164,6 +168,28 @@ impl<N: NetSource> Evaluator<N> {
     pub fn with_incremental(mut self, on: bool) -> Evaluator<N> {
         self.incremental = on;
         self
+    }
+
+    /// Turns on the fused evaluation of position lists ([`Evaluator::evaluate_all`] and
+    /// what is built on it: [`Evaluator::with_values_after`], the 0-ply
+    /// [`Evaluator::best_move`], unpruned lookahead, the finalists of the pruned search; not
+    /// [`Evaluator::evaluate`]; it takes precedence over [`Evaluator::with_incremental`]):
+    /// up to [`FUSED_GROUP`] net positions of one class at a time (in list order, table
+    /// positions between them left out) through [`crate::simd::hidden_layer_fused`] and
+    /// [`crate::simd::output_layer_fused`], whose fused multiply-adds round once per
+    /// input where gnubg rounds twice. Each position is evaluated in full, so its values
+    /// depend on the position alone (not on the list or the threads), and they are the
+    /// same on every kernel; they are not gnubg's bits (outputs within 5e-5 of them
+    /// over gnubg's move-list corpus, evaluator/tests/gnubg_eval.rs), so the cache is
+    /// neither read nor written. Off by default: training's fast mode.
+    pub fn with_fused(mut self, on: bool) -> Evaluator<N> {
+        self.fused = on;
+        self
+    }
+
+    /// Whether fused evaluation is on ([`Evaluator::with_fused`]).
+    pub fn is_fused(&self) -> bool {
+        self.fused
     }
 
     /// Turns on a per-thread cache of 2^`bits` 0-ply results (0 turns it off). It only
@@ -236,6 +262,9 @@ impl<N: NetSource> Evaluator<N> {
         results: &mut Vec<(Probabilities, PositionClass)>,
     ) -> Result<(), EvalError> {
         results.clear();
+        if self.fused {
+            return self.evaluate_all_fused(positions, results);
+        }
         if self.incremental {
             // Each list starts its own base.
             SCRATCH.with(|s| s.borrow_mut().base.net = None);
@@ -285,6 +314,72 @@ impl<N: NetSource> Evaluator<N> {
         Ok(())
     }
 
+    /// [`Evaluator::evaluate_all`] in fused mode ([`Evaluator::with_fused`]): net
+    /// positions run in groups of up to [`FUSED_GROUP`] of one class, in list order.
+    fn evaluate_all_fused(
+        &self,
+        positions: &[Position],
+        results: &mut Vec<(Probabilities, PositionClass)>,
+    ) -> Result<(), EvalError> {
+        let mut group = [0usize; FUSED_GROUP];
+        let mut len = 0;
+        for (i, pos) in positions.iter().enumerate() {
+            let class = self.classify(pos);
+            if !class.uses_net() {
+                results.push((self.evaluate_table(pos, class)?, class));
+                continue;
+            }
+            if len > 0 && results[group[0]].1 != class {
+                self.run_group(positions, &group[..len], results)?;
+                len = 0;
+            }
+            results.push(([0.0; 5], class));
+            group[len] = i;
+            len += 1;
+            if len == FUSED_GROUP {
+                self.run_group(positions, &group, results)?;
+                len = 0;
+            }
+        }
+        if len > 0 {
+            self.run_group(positions, &group[..len], results)?;
+        }
+        Ok(())
+    }
+
+    /// Runs the net positions `group` (indices into `positions`, one class) through the
+    /// fused kernel and finishes their results.
+    fn run_group(
+        &self,
+        positions: &[Position],
+        group: &[usize],
+        results: &mut [(Probabilities, PositionClass)],
+    ) -> Result<(), EvalError> {
+        let class = results[group[0]].1;
+        let mut out = [[0f32; 5]; FUSED_GROUP];
+        SCRATCH.with(|s| {
+            let s = &mut *s.borrow_mut();
+            let mut k = 0;
+            for (&i, x) in group.iter().zip(&mut s.inputs) {
+                k = self.net_inputs(&positions[i], class, x);
+            }
+            let net = self.nets.net(k);
+            let (n, h) = (net.inputs, net.hidden);
+            let inputs: [&[f32]; FUSED_GROUP] = std::array::from_fn(|p| &s.inputs[p][..n]);
+            let [h0, h1, h2, h3] = &mut s.hidden;
+            let mut act = [h0.first(h), h1.first(h), h2.first(h), h3.first(h)];
+            let p = group.len();
+            crate::simd::hidden_layer_fused(net, &inputs[..p], &mut act[..p]);
+            let act = act.map(|a| &*a);
+            crate::simd::output_layer_fused(net, &act[..p], &mut out[..p]);
+        });
+        for (&i, mut o) in group.iter().zip(out) {
+            self.finish_net(&positions[i], class, &mut o)?;
+            results[i].0 = o;
+        }
+        Ok(())
+    }
+
     /// Evaluates the position after each move result (opponent on roll, as
     /// [`Evaluator::evaluate_all`] does) and hands the values, in order and from the
     /// opponent's view, to `f`. Buffers are reused per thread.
@@ -315,13 +410,13 @@ impl<N: NetSource> Evaluator<N> {
     fn run_pair_from_base(&self, pos: [&Position; 2], class: PositionClass, out: [&mut [f32; 5]; 2]) {
         SCRATCH.with(|s| {
             let s = &mut *s.borrow_mut();
-            let [ia, ib] = &mut s.inputs;
+            let [ia, ib, ..] = &mut s.inputs;
             let k = self.net_inputs(pos[0], class, ia);
             self.net_inputs(pos[1], class, ib);
             let net = self.nets.net(k);
             let (n, h) = (net.inputs, net.hidden);
             let [sums, da, db] = s.base.deltas(k, net, [&ia[..n], &ib[..n]]);
-            let [ha, hb] = &mut s.hidden;
+            let [ha, hb, ..] = &mut s.hidden;
             let (ha, hb) = (ha.first(h), hb.first(h));
             crate::simd::hidden_layer_pair_from(net, sums, [da, db], [&mut *ha, &mut *hb]);
             crate::simd::output_layer_pair(net, self.laid_out(k), [ha, hb], out);
@@ -444,11 +539,11 @@ impl<N: NetSource> Evaluator<N> {
         SCRATCH.with(|s| {
             let s = &mut *s.borrow_mut();
             let n = inputs::BASE_INPUTS;
-            let [ia, ib] = &mut s.inputs;
+            let [ia, ib, ..] = &mut s.inputs;
             inputs::base_inputs(pos[0], &mut ia[..n]);
             inputs::base_inputs(pos[1], &mut ib[..n]);
             let net = self.nets.net(index);
-            let [ha, hb] = &mut s.hidden;
+            let [ha, hb, ..] = &mut s.hidden;
             let (ha, hb) = (ha.first(net.hidden), hb.first(net.hidden));
             net::evaluate_pair(net, None, [&ia[..n], &ib[..n]], [ha, hb], [&mut a, &mut b]);
         });
@@ -489,11 +584,11 @@ impl<N: NetSource> Evaluator<N> {
     fn run_net_pair(&self, pos: [&Position; 2], class: PositionClass, out: [&mut [f32; 5]; 2]) {
         SCRATCH.with(|s| {
             let s = &mut *s.borrow_mut();
-            let [ia, ib] = &mut s.inputs;
+            let [ia, ib, ..] = &mut s.inputs;
             let k = self.net_inputs(pos[0], class, ia);
             self.net_inputs(pos[1], class, ib);
             let net = self.nets.net(k);
-            let [ha, hb] = &mut s.hidden;
+            let [ha, hb, ..] = &mut s.hidden;
             let (ha, hb) = (ha.first(net.hidden), hb.first(net.hidden));
             let inputs = [&ia[..net.inputs], &ib[..net.inputs]];
             net::evaluate_pair(net, self.laid_out(k), inputs, [ha, hb], out);

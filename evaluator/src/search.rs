@@ -202,12 +202,13 @@ impl<N: NetSource> Evaluator<N> {
         results: &[Position],
         candidates: &[usize],
     ) -> Result<Option<(usize, Probabilities)>, EvalError> {
-        // The positions after the moves, scored two at a time where that gives the
-        // same values (not in incremental mode, whose lists score approximately).
+        // The positions after the moves, scored as a list (two at a time exactly, or
+        // four at a time in fused mode) where a position's values do not depend on
+        // its list: not in incremental mode, whose lists score approximately.
         let mut after = Vec::with_capacity(candidates.len());
         Position::extend_swapped(&mut after, candidates.iter().map(|&i| results[i]));
         let mut values = Vec::with_capacity(after.len());
-        if self.incremental {
+        if self.incremental && !self.fused {
             for a in &after {
                 values.push(self.evaluate(a)?);
             }

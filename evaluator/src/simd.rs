@@ -10,6 +10,9 @@
 //!   lane; `shots_avx2`, the same lanes in 256-bit registers), mobility and containment
 //!   (`escapes`, AVX-512 and AVX2 with one checker position per lane); the scalar
 //!   references are in `crate::inputs`.
+//! * Training's fast mode (`fused`): hidden and output layers of up to four positions
+//!   at once with fused multiply-adds, AVX-512 and AVX2+FMA, with their own scalar
+//!   twin (not gnubg's bits; the same bits on every kernel).
 //! * Training: the rank-one weight update of a gradient step ([`add_outer`]) and the
 //!   merge of a copy's changes ([`add_difference`], or [`add_difference_onto`] into the
 //!   copy), in `update`: the portable loops compiled for AVX2 and AVX-512, the same
@@ -27,6 +30,7 @@ mod avx2_pair;
 mod avx512;
 mod cpu;
 mod escapes;
+mod fused;
 pub mod scalar;
 mod shots;
 mod shots_avx2;
@@ -38,6 +42,10 @@ mod tests;
 mod update;
 
 pub use escapes::{EscapeSums, TABLE_BYTES as ESCAPE_TABLE_BYTES};
+pub use fused::{
+    fits_fused, hidden_fused_scalar, hidden_layer_fused_with, output_layer_fused_with, outputs_fused_scalar,
+    FUSED_GROUP,
+};
 pub use shots::ShotMasks;
 pub use sums::{beyond, checker_total, side_sums, SideSums};
 pub use update::{add_difference_onto_with, add_difference_with, add_outer_with};
@@ -53,7 +61,8 @@ use crate::weights::Net;
 pub enum Kernel {
     /// Portable Rust.
     Scalar,
-    /// x86-64 AVX2 (no FMA: the results are bit-identical to scalar).
+    /// x86-64 AVX2 (no FMA in the exact kernels: the results are bit-identical to
+    /// scalar; the fused kernels of training's fast mode also need FMA).
     Avx2,
     /// x86-64 AVX-512 (F, BW, CD; the activation's approximate reciprocal stays the
     /// 256-bit `vrcpps`), bit-identical too.
@@ -455,6 +464,18 @@ pub fn hidden_layer_pair_from_with(
     let [a, b] = act;
     hidden_layer_from_with(kernel, net, start, inputs[0], a, true);
     hidden_layer_from_with(kernel, net, start, inputs[1], b, true);
+}
+
+/// [`hidden_layer_fused_with`] with the kernel in use: training's fast mode, up to
+/// [`FUSED_GROUP`] positions at once with fused multiply-adds (not gnubg's bits).
+pub fn hidden_layer_fused(net: &Net, inputs: &[&[f32]], act: &mut [&mut [f32]]) {
+    hidden_layer_fused_with(kernel(), net, inputs, act);
+}
+
+/// [`output_layer_fused_with`] with the kernel in use: the output layer of training's
+/// fast mode (fused multiply-adds, not gnubg's summation order).
+pub fn output_layer_fused(net: &Net, act: &[&[f32]], out: &mut [[f32; 5]]) {
+    output_layer_fused_with(kernel(), net, act, out);
 }
 
 /// Hidden activations into `act` (`net.hidden` long): each unit's threshold plus its

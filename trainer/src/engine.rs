@@ -23,21 +23,30 @@ use crate::model::{main_slot, prune_slot, Model};
 
 /// How self-play scores its candidate moves.
 ///
-/// Training nets do not owe gnubg's bits: [`EvalMode::Fast`] is the evaluator's
-/// incremental mode ([`evaluator::Evaluator::with_incremental`]): the first candidate
-/// of a move list in full, the others by the input rows in which they differ.
-/// Equities differ from the exact ones by up to about 2e-3 (measured with gnubg's nets;
-/// 1.6e-4 with a fresh net: see trainer/tests/td_fast.rs), which can change a move
-/// choice between near-equal moves; the target is the chosen move's value as scored,
-/// while the trained position's own outputs and gradient ([`Model::forward`]) are
-/// exact either way. [`EvalMode::Exact`] plays gnubg's 0-ply
-/// bits and is the default of `trainer td`: on CPUs without AVX-512 the incremental
-/// path is not faster (trainer/README.md, "Throughput").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// Training nets do not owe gnubg's bits. [`EvalMode::Fused`], the default of
+/// `trainer td`, is the evaluator's fused mode ([`evaluator::Evaluator::with_fused`]):
+/// four candidates at a time through one pass over the weight rows, each hidden sum
+/// built with fused multiply-adds (one rounding per input where gnubg's evaluation
+/// rounds twice). A position's values depend on the position alone, so a run is the
+/// same on any number of threads and threads may score each other's lists.
+/// [`EvalMode::Incremental`] is the evaluator's incremental mode
+/// ([`evaluator::Evaluator::with_incremental`]): the first candidate of a move list in
+/// full, the others by the input rows in which they differ (equities within about
+/// 2e-3 of exact with gnubg's nets; see trainer/tests/td_fast.rs). In both, the target is
+/// the chosen move's value as scored, while the trained position's own outputs and
+/// gradient ([`Model::forward`]) are exact. [`EvalMode::Exact`] plays gnubg's 0-ply
+/// bits.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum EvalMode {
-    /// Incremental evaluation of move lists.
-    Fast,
+    /// Four candidates at a time with fused multiply-adds (the default of `trainer
+    /// td`).
+    #[default]
+    Fused,
+    /// Incremental evaluation of move lists (`fast` in checkpoints written before the
+    /// fused mode, which read back as this mode).
+    #[serde(alias = "fast")]
+    Incremental,
     /// gnubg's exact 0-ply evaluation.
     Exact,
 }
@@ -53,9 +62,16 @@ impl std::str::FromStr for EvalMode {
     type Err = String;
     fn from_str(s: &str) -> Result<EvalMode, String> {
         match s {
-            "fast" => Ok(EvalMode::Fast),
+            "fused" => Ok(EvalMode::Fused),
+            "incremental" => Ok(EvalMode::Incremental),
             "exact" => Ok(EvalMode::Exact),
-            _ => Err(format!("unknown evaluation mode '{s}' (expected fast or exact)")),
+            "fast" => Err(
+                "evaluation mode 'fast' is now called 'incremental' (expected fused, incremental or exact)"
+                    .into(),
+            ),
+            _ => Err(format!(
+                "unknown evaluation mode '{s}' (expected fused, incremental or exact)"
+            )),
         }
     }
 }
@@ -63,7 +79,8 @@ impl std::str::FromStr for EvalMode {
 impl std::fmt::Display for EvalMode {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
-            EvalMode::Fast => "fast",
+            EvalMode::Fused => "fused",
+            EvalMode::Incremental => "incremental",
             EvalMode::Exact => "exact",
         })
     }
@@ -133,10 +150,12 @@ impl Model {
         Evaluator::with_nets(self, databases_for(self, dbs))
     }
 
-    /// [`Model::engine`] scoring move lists as `mode` says: [`EvalMode::Fast`] turns on
-    /// the evaluator's incremental mode ([`Evaluator::with_incremental`]).
+    /// [`Model::engine`] scoring move lists as `mode` says ([`Evaluator::with_fused`],
+    /// [`Evaluator::with_incremental`]).
     pub fn engine_for(&self, dbs: &Arc<BearoffDbs>, mode: EvalMode) -> Evaluator<&Model> {
-        self.engine(dbs).with_incremental(mode == EvalMode::Fast)
+        self.engine(dbs)
+            .with_fused(mode == EvalMode::Fused)
+            .with_incremental(mode == EvalMode::Incremental)
     }
 
     /// Runs the net of `class` on `pos` and returns its raw outputs (no corrections);

@@ -9,8 +9,9 @@
 //! the helper's values, or scores the second half itself if nobody has taken it. A
 //! position's exact value depends neither on the thread that computes it nor on its
 //! neighbours in the list (the evaluator's pair kernels give its single kernel's bits),
-//! so a game is the same with or without help, and so is the run. Only exact scoring
-//! is shared: the incremental mode's values depend on the list's first position.
+//! so a game is the same with or without help, and so is the run. The fused mode's
+//! values depend on the position alone too, so it is shared the same way; the
+//! incremental mode's values depend on the list's first position and are not.
 //!
 //! An idle thread spins while jobs come (a move list takes microseconds; waking a
 //! parked thread would take longer) and parks once none has come for a while. With
@@ -71,6 +72,8 @@ struct Job {
     /// job back (it waits for one of them before it returns, also when unwinding).
     model: Option<ModelPtr>,
     dbs: Option<Arc<BearoffDbs>>,
+    /// How the owner scores its lists (exact or fused).
+    mode: EvalMode,
     after: Vec<Position>,
     values: Values,
     /// `None` while not done, or if the helper panicked.
@@ -120,17 +123,24 @@ impl Helpers {
     }
 
     /// Thread `me`'s 0-ply choice among `results` ([`Evaluator::best_of`] of `engine`,
-    /// the exact scoring of a model over `dbs`), with an idle thread scoring the second
-    /// half if there is one. `own` and `after` are the caller's buffers.
+    /// the scoring of a model over `dbs` in `mode`, exact or fused: not incremental,
+    /// whose values depend on the list), with an idle thread scoring the second half if
+    /// there is one. `own` and `after` are the caller's buffers.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn best_of(
         &self,
         me: usize,
         dbs: &Arc<BearoffDbs>,
+        mode: EvalMode,
         engine: &Evaluator<&Model>,
         results: &[Position],
         own: &mut Values,
         after: &mut Vec<Position>,
     ) -> Result<Option<(usize, Probabilities)>, EvalError> {
+        debug_assert!(
+            mode != EvalMode::Incremental && engine.is_fused() == (mode == EvalMode::Fused),
+            "helpers share exact or fused scoring, as the engine does"
+        );
         let n = results.len();
         if n < MIN_SHARED || self.idle.load(Ordering::Relaxed) == 0 {
             return engine.best_of(results);
@@ -145,6 +155,7 @@ impl Helpers {
             let mut job = lock(&slot.job);
             job.model = Some(ModelPtr(*engine.nets()));
             job.dbs = Some(dbs.clone());
+            job.mode = mode;
             job.after.clear();
             Position::extend_swapped(&mut job.after, results[m..].iter().copied());
             job.result = None;
@@ -241,7 +252,7 @@ impl Helpers {
                 let model = unsafe { &*ptr };
                 let outcome = catch_unwind(AssertUnwindSafe(|| {
                     model
-                        .engine_for(dbs, EvalMode::Exact)
+                        .engine_for(dbs, job.mode)
                         .evaluate_all(&job.after, &mut job.values)
                 }));
                 job.result = outcome.ok();
@@ -347,6 +358,16 @@ mod tests {
     /// lists of a fresh net with gnubg's inputs (128 hidden units).
     #[test]
     fn shared_decisions_are_the_owners_bits() {
+        owners_bits(EvalMode::Exact);
+    }
+
+    /// The same in fused mode, whose values depend on the position alone too.
+    #[test]
+    fn shared_fused_decisions_are_the_owners_bits() {
+        owners_bits(EvalMode::Fused);
+    }
+
+    fn owners_bits(mode: EvalMode) {
         let config = ModelConfig {
             encoding: Encoding::Gnubg,
             layout: Layout::Split,
@@ -384,7 +405,7 @@ mod tests {
                 drop(helpers.wait(g, lock_, ready));
             });
             let _release = Release(helpers, lock_, ready, done);
-            let engine = model.engine(&dbs);
+            let engine = model.engine_for(&dbs, mode);
             let (mut own, mut after) = (Vec::new(), Vec::new());
             let bits = |r: Option<(usize, Probabilities)>| r.map(|(k, p)| (k, p.map(f32::to_bits)));
             let all_bits = |v: &Values| {
@@ -402,7 +423,7 @@ mod tests {
                         ready.notify_all();
                     }
                     own.clear();
-                    let helped = helpers.best_of(0, &dbs, &engine, list, &mut own, &mut after);
+                    let helped = helpers.best_of(0, &dbs, mode, &engine, list, &mut own, &mut after);
                     assert_eq!(bits(helped.unwrap()), bits(engine.best_of(list).unwrap()));
                     // Every value, the helper's half included, when the list was split.
                     if !own.is_empty() {

@@ -403,7 +403,8 @@ pub struct TrainingInfo {
     pub positions: u64,
     /// Self-play moves were preselected with the pruning nets.
     pub prune_moves: bool,
-    /// How self-play scored its move lists: `exact` or `fast` (`trainer td --eval`;
+    /// How self-play scored its move lists: `fused`, `exact` or `incremental` (`trainer
+    /// td --eval`; `fast` in sidecars written before the fused mode, for incremental;
     /// empty in sidecars written before the setting, whose runs were exact).
     #[serde(skip_serializing_if = "String::is_empty")]
     pub eval: String,

@@ -2,7 +2,7 @@
 //!
 //! Both sides are the same model choosing 0-ply moves through the evaluator
 //! ([`evaluator::Evaluator::best_of`]; the model is its [`evaluator::NetSource`], see
-//! [`crate::engine`]), exactly or incrementally ([`EvalMode`]). After each move,
+//! [`crate::engine`]), fused, exactly or incrementally ([`EvalMode`]). After each move,
 //! the position the mover faced, `s`, is trained towards the evaluation of
 //! the position after the move seen from the mover's side (the opponent's evaluation
 //! inverted, with gnubg's corrections: race backgammons and sanity checks; the exact
@@ -263,9 +263,9 @@ impl Learner {
             let candidates = self.gen.positions(&pos, roll);
             let best = match how.help {
                 _ if params.prune_moves => engine.best_of_pruned(candidates)?,
-                Some((helpers, me)) if params.eval == EvalMode::Exact => {
+                Some((helpers, me)) if params.eval != EvalMode::Incremental => {
                     let (own, after) = (&mut self.own, &mut self.after);
-                    helpers.best_of(me, dbs, &engine, candidates, own, after)?
+                    helpers.best_of(me, dbs, params.eval, &engine, candidates, own, after)?
                 }
                 _ => engine.best_of(candidates)?,
             };

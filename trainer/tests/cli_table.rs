@@ -362,15 +362,23 @@ fn td_init_lag_and_resume_threads_rows() {
         "--lag cannot be given with --resume",
         &args,
     );
-    // --eval takes fast or exact, and belongs to a new run.
+    // --eval takes fused, incremental or exact, and belongs to a new run.
     let args = td(&dir.join("sixth"), &["--eval", "quick"]);
     assert_error(
         TOOL,
         &run(BIN, &strs(&args)),
-        "unknown evaluation mode 'quick' (expected fast or exact)",
+        "unknown evaluation mode 'quick' (expected fused, incremental or exact)",
         &[],
     );
-    let args = ["td", "--resume", s(&first), "--games", "6", "--eval", "fast"];
+    let args = [
+        "td",
+        "--resume",
+        s(&first),
+        "--games",
+        "6",
+        "--eval",
+        "incremental",
+    ];
     assert_error(
         TOOL,
         &run(BIN, &args),

@@ -428,7 +428,7 @@ fn padded_table() -> &'static [f32; 128] {
 #[cfg(target_arch = "x86_64")]
 #[inline]
 #[target_feature(enable = "avx512f,avx2")]
-unsafe fn logistic_512(beta: f32, sums: std::arch::x86_64::__m512) -> std::arch::x86_64::__m512 {
+pub(super) unsafe fn logistic_512(beta: f32, sums: std::arch::x86_64::__m512) -> std::arch::x86_64::__m512 {
     use std::arch::x86_64::*;
     let ten = _mm512_set1_ps(10.0);
     let one = _mm512_set1_ps(1.0);

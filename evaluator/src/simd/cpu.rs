@@ -29,3 +29,15 @@ pub fn has_avx512() -> bool {
         false
     }
 }
+
+/// Whether this CPU runs fused multiply-adds (FMA3), as the fused kernels use them.
+pub fn has_fma() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("fma")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}

@@ -118,10 +118,12 @@ pub struct Args {
     /// (gnubg encoding only; faster, slightly different move choices).
     #[arg(long)]
     prune_moves: bool,
-    /// How self-play scores its move lists: exact (gnubg's 0-ply bits) or fast
-    /// (incremental: the first candidate in full, the others by the input rows that
-    /// differ; equities within about 2e-3 of exact) [default: exact].
-    #[arg(long, value_name = "fast|exact")]
+    /// How self-play scores its move lists: fused (four candidates per pass over the
+    /// weights, hidden sums with fused multiply-adds), exact (gnubg's 0-ply bits) or
+    /// incremental (the first candidate in full, the others by the input rows that
+    /// differ); both fast modes give equities within about 2e-3 of exact [default:
+    /// fused].
+    #[arg(long, value_name = "fused|exact|incremental")]
     eval: Option<EvalMode>,
     /// Worker threads (default: all cores; with --resume, the run's own count).
     #[arg(long, short = 'j')]
@@ -258,7 +260,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                     alpha: args.alpha.unwrap_or(0.2),
                     anneal: args.anneal.unwrap_or(0.3),
                     prune_moves: args.prune_moves,
-                    eval: args.eval.unwrap_or(EvalMode::Exact),
+                    eval: args.eval.unwrap_or_default(),
                 },
                 seed: args.seed.unwrap_or(1),
                 parallel,

@@ -85,6 +85,16 @@ pub fn tiny_settings(
 /// `trainer td` on a small run writing to `out`: `games` games, 8 hidden units, no
 /// databases, blocks and checkpoints of 10 games, `--quiet --json`, then `extra`.
 pub fn small_td(out: &std::path::Path, games: &str, extra: &[&str]) -> std::process::Output {
+    small_td_hidden(out, games, "8", extra)
+}
+
+/// [`small_td`] with `hidden` hidden units.
+pub fn small_td_hidden(
+    out: &std::path::Path,
+    games: &str,
+    hidden: &str,
+    extra: &[&str],
+) -> std::process::Output {
     let mut args = vec![
         "td",
         "--out",
@@ -92,7 +102,7 @@ pub fn small_td(out: &std::path::Path, games: &str, extra: &[&str]) -> std::proc
         "--games",
         games,
         "--hidden",
-        "8",
+        hidden,
         "--no-bearoff",
         "--batch",
         "10",
