@@ -72,8 +72,8 @@ struct Job {
     /// job back (it waits for one of them before it returns, also when unwinding).
     model: Option<ModelPtr>,
     dbs: Option<Arc<BearoffDbs>>,
-    /// How the owner scores its lists (exact or fused).
-    mode: EvalMode,
+    /// Whether the owner scores its lists fused (else exact).
+    fused: bool,
     after: Vec<Position>,
     values: Values,
     /// `None` while not done, or if the helper panicked.
@@ -123,24 +123,18 @@ impl Helpers {
     }
 
     /// Thread `me`'s 0-ply choice among `results` ([`Evaluator::best_of`] of `engine`,
-    /// the scoring of a model over `dbs` in `mode`, exact or fused: not incremental,
-    /// whose values depend on the list), with an idle thread scoring the second half if
+    /// the exact or fused scoring of a model over `dbs`: not incremental, whose values
+    /// depend on the list), with an idle thread scoring the second half the same way if
     /// there is one. `own` and `after` are the caller's buffers.
-    #[allow(clippy::too_many_arguments)]
     pub(crate) fn best_of(
         &self,
         me: usize,
         dbs: &Arc<BearoffDbs>,
-        mode: EvalMode,
         engine: &Evaluator<&Model>,
         results: &[Position],
         own: &mut Values,
         after: &mut Vec<Position>,
     ) -> Result<Option<(usize, Probabilities)>, EvalError> {
-        debug_assert!(
-            mode != EvalMode::Incremental && engine.is_fused() == (mode == EvalMode::Fused),
-            "helpers share exact or fused scoring, as the engine does"
-        );
         let n = results.len();
         if n < MIN_SHARED || self.idle.load(Ordering::Relaxed) == 0 {
             return engine.best_of(results);
@@ -155,7 +149,7 @@ impl Helpers {
             let mut job = lock(&slot.job);
             job.model = Some(ModelPtr(*engine.nets()));
             job.dbs = Some(dbs.clone());
-            job.mode = mode;
+            job.fused = engine.is_fused();
             job.after.clear();
             Position::extend_swapped(&mut job.after, results[m..].iter().copied());
             job.result = None;
@@ -252,7 +246,14 @@ impl Helpers {
                 let model = unsafe { &*ptr };
                 let outcome = catch_unwind(AssertUnwindSafe(|| {
                     model
-                        .engine_for(dbs, job.mode)
+                        .engine_for(
+                            dbs,
+                            if job.fused {
+                                EvalMode::Fused
+                            } else {
+                                EvalMode::Exact
+                            },
+                        )
                         .evaluate_all(&job.after, &mut job.values)
                 }));
                 job.result = outcome.ok();
@@ -423,7 +424,7 @@ mod tests {
                         ready.notify_all();
                     }
                     own.clear();
-                    let helped = helpers.best_of(0, &dbs, mode, &engine, list, &mut own, &mut after);
+                    let helped = helpers.best_of(0, &dbs, &engine, list, &mut own, &mut after);
                     assert_eq!(bits(helped.unwrap()), bits(engine.best_of(list).unwrap()));
                     // Every value, the helper's half included, when the list was split.
                     if !own.is_empty() {

@@ -265,7 +265,7 @@ impl Learner {
                 _ if params.prune_moves => engine.best_of_pruned(candidates)?,
                 Some((helpers, me)) if params.eval != EvalMode::Incremental => {
                     let (own, after) = (&mut self.own, &mut self.after);
-                    helpers.best_of(me, dbs, params.eval, &engine, candidates, own, after)?
+                    helpers.best_of(me, dbs, &engine, candidates, own, after)?
                 }
                 _ => engine.best_of(candidates)?,
             };

@@ -106,7 +106,7 @@ pub unsafe fn hidden_layer_512(net: &Net, inputs: &[f32], act: &mut [f32]) {
 /// Whether the AVX-512 kernels take inputs of this length for this net (else
 /// [`hidden_layer_512`] falls back to the AVX2 kernel).
 pub fn fits_512(net: &Net, inputs: usize) -> bool {
-    inputs <= MAX_INPUTS && net.hidden.is_multiple_of(16)
+    super::cpu::fits_sixteen(net, inputs)
 }
 
 /// [`hidden_layer_512`] starting from the sums `start` instead of the thresholds; the

@@ -22,7 +22,7 @@ pub const FUSED_GROUP: usize = 4;
 /// `MAX_INPUTS` inputs and a hidden layer of a multiple of 16 units (gnubg's 128
 /// included); other nets get the exact layers.
 pub fn fits_fused(net: &Net, inputs: usize) -> bool {
-    inputs <= cpu::MAX_INPUTS && net.hidden.is_multiple_of(16)
+    cpu::fits_sixteen(net, inputs)
 }
 
 /// Hidden activations of 1..=[`FUSED_GROUP`] input vectors of one net (of one length)
@@ -164,11 +164,17 @@ fn pairwise(l: [f32; 16]) -> f32 {
     s2[0] + s2[1]
 }
 
-/// Output `k` from its sum: the threshold, the slope and gnubg's sigmoid (the vector
-/// kernels apply `sse::sigmoid_ps`, the same bits, to the same product).
+/// Output `k` from its sum: gnubg's sigmoid of [`sigmoid_argument`].
 #[inline]
 fn finish_output(net: &Net, k: usize, sum: f32) -> f32 {
-    crate::sigmoid::sigmoid(-net.beta_output * (sum + net.output_thresholds[k]))
+    crate::sigmoid::sigmoid(sigmoid_argument(net, k, sum))
+}
+
+/// What output `k`'s sigmoid is applied to: the sum plus the threshold, times minus the
+/// slope (the AVX-512 kernel applies `sse::sigmoid_ps`, the same bits, to it).
+#[inline]
+fn sigmoid_argument(net: &Net, k: usize, sum: f32) -> f32 {
+    -net.beta_output * (sum + net.output_thresholds[k])
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -419,8 +425,7 @@ mod x86 {
         let mut x = [0f32; 20];
         for p in 0..P {
             for k in 0..5 {
-                let sum = pairwise8(halves(acc[p][k]));
-                x[5 * p + k] = -net.beta_output * (sum + net.output_thresholds[k]);
+                x[5 * p + k] = super::sigmoid_argument(net, k, pairwise8(halves(acc[p][k])));
             }
         }
         let mut y = [0f32; 20];
