@@ -411,23 +411,23 @@ mod x86 {
     unsafe fn outputs_n_512<const P: usize>(net: &Net, act: &[&[f32]], out: &mut [[f32; 5]]) {
         let h = net.hidden;
         let w = net.output_weights.as_ptr();
-        let mut acc = [[_mm512_setzero_ps(); 5]; P];
-        for j in (0..h).step_by(16) {
-            let wk: [__m512; 5] = std::array::from_fn(|k| _mm512_loadu_ps(w.add(k * h + j)));
-            for p in 0..P {
-                let a = _mm512_loadu_ps(act[p].as_ptr().add(j));
-                for k in 0..5 {
-                    acc[p][k] = _mm512_fmadd_ps(a, wk[k], acc[p][k]);
+        // One vector at a time, so that its five sums stay in registers (a loop over
+        // all of them at once spilled them to the stack).
+        let mut x = [0f32; 20];
+        for p in 0..P {
+            let a = act[p].as_ptr();
+            let mut acc = [_mm512_setzero_ps(); 5];
+            for j in (0..h).step_by(16) {
+                let v = _mm512_loadu_ps(a.add(j));
+                for (k, s) in acc.iter_mut().enumerate() {
+                    *s = _mm512_fmadd_ps(v, _mm512_loadu_ps(w.add(k * h + j)), *s);
                 }
+            }
+            for (k, &s) in acc.iter().enumerate() {
+                x[5 * p + k] = super::sigmoid_argument(net, k, pairwise8(halves(s)));
             }
         }
         // The sigmoids four at a time (`sigmoid_ps`: the scalar sigmoid's bits).
-        let mut x = [0f32; 20];
-        for p in 0..P {
-            for k in 0..5 {
-                x[5 * p + k] = super::sigmoid_argument(net, k, pairwise8(halves(acc[p][k])));
-            }
-        }
         let mut y = [0f32; 20];
         for q in (0..5 * P).step_by(4) {
             _mm_storeu_ps(y.as_mut_ptr().add(q), sigmoid_ps(_mm_loadu_ps(x.as_ptr().add(q))));
