@@ -312,16 +312,27 @@ fn weight_updates_agree_bit_for_bit_on_every_kernel() {
     // Rows of irregular weights, inputs with zeros, ones and fractions, a gradient that
     // is not a multiple of any vector width.
     let mut next = uniform(777, 1.0);
-    for n in [1, 5, 16, 37, 128, 131] {
+    // Input lengths: whole blocks of eight, a tail, and more than one listing chunk
+    // (256 inputs) with a tail.
+    for (len, n) in [
+        (40, 1),
+        (40, 5),
+        (43, 16),
+        (40, 37),
+        (40, 128),
+        (43, 131),
+        (300, 16),
+    ] {
         let g: Vec<f32> = (0..n).map(|_| next() * 0.3).collect();
-        let inputs: Vec<f32> = (0..40)
-            .map(|i| match i % 4 {
+        let inputs: Vec<f32> = (0..len)
+            .map(|i| match i % 5 {
                 0 => 0.0,
                 1 => 1.0,
+                2 => -0.0,
                 _ => next(),
             })
             .collect();
-        let start: Vec<f32> = (0..40 * n).map(|_| next() * 4.0).collect();
+        let start: Vec<f32> = (0..len * n).map(|_| next() * 4.0).collect();
         let mut reference = start.clone();
         // The loop the kernels stand for, written out.
         for (i, &xi) in inputs.iter().enumerate() {
