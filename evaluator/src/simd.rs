@@ -107,6 +107,19 @@ pub fn add_difference_onto(o: &mut [f32], m: &[f32], b: &[f32]) {
     add_difference_onto_with(kernel(), o, m, b);
 }
 
+/// `words[i / 64] |= 1 << (i % 64)` for every input `i` with `x[i] != 0` (up to
+/// `64 · words.len()` inputs): the weight rows [`add_outer`] changes, as bits. SSE on
+/// x86-64 (the portable code's bits), portable code elsewhere.
+pub fn or_nonzero_bits(x: &[f32], words: &mut [u64]) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: SSE is part of the x86-64 baseline.
+    unsafe {
+        update::or_nonzero_bits_sse(x, words)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    update::or_nonzero_bits_portable(x, words)
+}
+
 /// The output layer (gnubg's SSE summation order); SSE on x86-64, scalar elsewhere.
 /// `interleaved`: [`interleave_outputs`] of the net, if the caller keeps it (faster
 /// with AVX-512, same bits).

@@ -325,8 +325,7 @@ mod tests {
     use board::{DiceStream, MoveGen, Variant};
 
     use super::*;
-    use crate::encoding::Encoding;
-    use crate::model::{Init, Layout, ModelConfig};
+    use crate::model::ModelConfig;
 
     /// Move lists of at least [`MIN_SHARED`] candidates from a few 0-ply games.
     fn move_lists(model: &Model, dbs: &Arc<BearoffDbs>) -> Vec<Vec<Position>> {
@@ -369,14 +368,7 @@ mod tests {
     }
 
     fn owners_bits(mode: EvalMode) {
-        let config = ModelConfig {
-            encoding: Encoding::Gnubg,
-            layout: Layout::Split,
-            hidden: 128,
-            init: Init::Xavier,
-            weights_version: "1.00".into(),
-            bearoff: false,
-        };
+        let config = ModelConfig::gnubg(128, false);
         let model = Model::new(config, 4).unwrap();
         let dbs = Arc::new(BearoffDbs::default());
         let lists = move_lists(&model, &dbs);

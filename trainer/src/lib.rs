@@ -12,7 +12,8 @@ players, behind the `trainer` command.
   move ranking), and [`model::Model::forward`] gives training its activations.
 * [`td`]: one self-play game of TD(λ) learning; [`train`]: a whole run on several
   threads with checkpoints, resumption and benchmarks ([`ordered`]: its reproducible
-  parallel scheme, whose waiting threads help the others score their move lists);
+  parallel scheme, whose waiting threads help the others score their move lists;
+  [`rows`]: the weight rows a game changed, so that it copies and merges only those);
   [`curve`]: the learning curve.
 * [`player`]: the [`player::Player`] abstraction and its implementations (trained
   nets, gnubg's nets, pubeval, random); [`game`]: one game; [`duel`]: duplicate-dice
@@ -40,6 +41,7 @@ pub mod model;
 pub mod ordered;
 pub mod player;
 pub mod pubeval;
+pub mod rows;
 pub mod seed;
 pub mod supervised;
 pub mod td;

@@ -94,6 +94,20 @@ pub struct ModelConfig {
 }
 
 impl ModelConfig {
+    /// gnubg's encoding, one net per class, Xavier initialisation and weights version
+    /// 1.00 (the defaults of `trainer td`), with `hidden` units and bearoff databases
+    /// as `bearoff` says.
+    pub fn gnubg(hidden: usize, bearoff: bool) -> ModelConfig {
+        ModelConfig {
+            encoding: Encoding::Gnubg,
+            layout: Layout::Split,
+            hidden,
+            init: Init::Xavier,
+            weights_version: "1.00".into(),
+            bearoff,
+        }
+    }
+
     /// Checks the combination of settings.
     pub fn validate(&self) -> Result<(), TrainerError> {
         if self.hidden == 0 || self.hidden > 4096 {
@@ -289,6 +303,26 @@ impl Model {
             ));
         }
         Ok(Model { config, nets, prune })
+    }
+
+    /// The bits of every weight and threshold, net by net (main nets, then pruning
+    /// nets): what a bit-for-bit comparison compares (`==` on the weights would take
+    /// −0.0 for +0.0).
+    pub fn weight_bits(&self) -> Vec<u32> {
+        self.nets
+            .iter()
+            .chain(&self.prune)
+            .flat_map(|n| {
+                [
+                    &n.hidden_weights,
+                    &n.output_weights,
+                    &n.hidden_thresholds,
+                    &n.output_thresholds,
+                ]
+                .into_iter()
+                .flat_map(|a| a.iter().map(|v| v.to_bits()))
+            })
+            .collect()
     }
 
     /// Adds `other − base` to every weight: merges what a copy of `base` learned.

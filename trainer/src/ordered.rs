@@ -18,6 +18,11 @@
 //! A thread that has to wait (its next game's snapshot is not merged yet, or no game
 //! is left to claim before the block ends) helps the others score their move lists
 //! (`help`), which changes no bit.
+//!
+//! Copies and merges touch only the hidden-weight rows that can differ ([`crate::rows`]):
+//! a game's copy is made in a recycled model holding some `W_v`, by copying the rows
+//! changed in a merge after `min(v, s)`; a merge adds the difference in the rows the
+//! game learned and takes `W_g`'s rows where only games merged after `s` changed them.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::{Arc, Condvar, Mutex};
@@ -27,6 +32,7 @@ use evaluator::bearoff::BearoffDbs;
 use crate::error::TrainerError;
 use crate::help::Helpers;
 use crate::model::Model;
+use crate::rows::{copy_rows, merge_rows_onto, RowClock, Rows};
 use crate::td::{GameStats, How, Learner, TdParams};
 
 /// One block's job: games `b..e` on `threads` threads with snapshots lagging `lag`
@@ -64,6 +70,8 @@ struct Finished {
     base: Arc<Model>,
     s: u64,
     stats: GameStats,
+    /// The hidden-weight rows the game changed.
+    learned: Rows,
 }
 
 struct Shared {
@@ -81,23 +89,25 @@ struct Shared {
     positions: u64,
     truncated: u64,
     failed: bool,
-    /// Models no longer in use, whose weight arrays the next copies reuse (a fresh
-    /// allocation per copy cost page faults on every game).
-    spare: Vec<Model>,
+    /// Models no longer in use, each `W_k` with its `k`, whose weight arrays the next
+    /// copies reuse (a fresh allocation per copy cost page faults on every game).
+    spare: Vec<(u64, Model)>,
+    /// When each hidden-weight row last changed.
+    clock: RowClock,
 }
 
 impl Shared {
-    /// Keeps `m`'s arrays for later copies (a few at most).
-    fn recycle(&mut self, m: Model) {
+    /// Keeps `m`, the weights `W_k`, for later copies (a few at most).
+    fn recycle(&mut self, k: u64, m: Model) {
         if self.spare.len() < SPARE_MODELS {
-            self.spare.push(m);
+            self.spare.push((k, m));
         }
     }
 
-    /// Recycles a snapshot once nothing else holds it.
-    fn release(&mut self, snapshot: Arc<Model>) {
+    /// Recycles the snapshot `W_k` once nothing else holds it.
+    fn release(&mut self, k: u64, snapshot: Arc<Model>) {
         if let Ok(m) = Arc::try_unwrap(snapshot) {
-            self.recycle(m);
+            self.recycle(k, m);
         }
     }
 }
@@ -127,11 +137,12 @@ impl Drop for FailOnPanic<'_> {
 /// Spare models kept for reuse.
 const SPARE_MODELS: usize = 4;
 
-/// A copy of `source`, in `spare`'s arrays if given.
-fn copy_into(spare: Option<Model>, source: &Model) -> Model {
+/// A copy of `source`, in `spare`'s arrays if given, which then differ from `source`
+/// only in the hidden-weight rows `stale`.
+fn copy_into(spare: Option<Model>, source: &Model, stale: &Rows) -> Model {
     match spare {
         Some(mut m) => {
-            m.clone_from(source);
+            copy_rows(&mut m, source, stale);
             m
         }
         None => source.clone(),
@@ -156,6 +167,7 @@ impl Block<'_> {
             return Ok(Totals::default());
         }
         let first = Arc::new(model.clone());
+        let clock = RowClock::new(model, self.b);
         let shared = Mutex::new(Shared {
             model: first.clone(),
             merged: self.b,
@@ -166,6 +178,7 @@ impl Block<'_> {
             truncated: 0,
             failed: false,
             spare: Vec::new(),
+            clock,
         });
         let ready = Condvar::new();
         let threads = self.threads.clamp(1, (self.e - self.b) as usize);
@@ -204,6 +217,9 @@ impl Block<'_> {
         progress: &(dyn Fn(u64) + Sync),
     ) -> Result<(), TrainerError> {
         let mut learner = Learner::default();
+        // The rows in which this thread's next copy must be refreshed, and those in
+        // which a merge's `W_g` may differ from the game's `W_s` (buffers).
+        let (mut stale, mut moved) = (Rows::default(), Rows::default());
         let lock = || shared.lock().expect("no panics under the lock");
         let _on_panic = FailOnPanic(shared, helpers, ready);
         loop {
@@ -229,16 +245,22 @@ impl Block<'_> {
                         // Snapshots fall out of use oldest first (a kept one was needed
                         // when made, and only its age can change that).
                         while sh.snapshots.front().is_some_and(|(k, _)| !self.needed(*k, next)) {
-                            let (_, m) = sh.snapshots.pop_front().expect("a front exists");
-                            sh.release(m);
+                            let (k, m) = sh.snapshots.pop_front().expect("a front exists");
+                            sh.release(k, m);
                         }
-                        let spare = sh.spare.pop();
+                        // A spare `W_v` differs from `W_s` only in rows changed after
+                        // the older of the two: take the newest.
+                        let newest = (0..sh.spare.len()).max_by_key(|&i| sh.spare[i].0);
+                        let spare = newest.map(|i| sh.spare.swap_remove(i)).map(|(v, m)| {
+                            sh.clock.changed_after(v.min(s), &m, &mut stale);
+                            m
+                        });
                         break (g, base, spare);
                     }
                     sh = helpers.wait(sh, shared, ready);
                 }
             };
-            let mut copy = copy_into(spare, &base);
+            let mut copy = copy_into(spare, &base, &stale);
             let td = &self.td;
             let how = How {
                 settle: true,
@@ -254,7 +276,17 @@ impl Block<'_> {
             let s = self.source(g);
             let merged_to = {
                 let mut sh = lock();
-                sh.pending.insert(g, Finished { copy, base, s, stats });
+                let learned = learner.touched.clone();
+                sh.pending.insert(
+                    g,
+                    Finished {
+                        copy,
+                        base,
+                        s,
+                        stats,
+                        learned,
+                    },
+                );
                 let before = sh.merged;
                 while let Some(f) = {
                     let m = sh.merged;
@@ -263,11 +295,13 @@ impl Block<'_> {
                     let k = sh.merged;
                     let mut next_model = f.copy;
                     if f.s != k {
-                        next_model.merge_onto(&sh.model, &f.base);
+                        sh.clock.changed_after(f.s, &next_model, &mut moved);
+                        merge_rows_onto(&mut next_model, &sh.model, &f.base, &f.learned, &moved);
                     }
+                    sh.clock.stamp(&f.learned, k + 1);
                     let old = std::mem::replace(&mut sh.model, Arc::new(next_model));
-                    sh.release(old);
-                    sh.release(f.base);
+                    sh.release(k, old);
+                    sh.release(f.s, f.base);
                     sh.merged = k + 1;
                     sh.positions += u64::from(f.stats.positions);
                     sh.truncated += u64::from(f.stats.truncated);

@@ -41,6 +41,7 @@ use crate::engine::Scratch;
 use crate::error::TrainerError;
 use crate::help::{Helpers, Values};
 use crate::model::{main_slot, prune_slot, Model};
+use crate::rows::Rows;
 
 /// Turns after which a self-play game is cut off. Sensible play needs a few hundred
 /// turns at most; nets that have learned nothing can keep hitting each other for
@@ -189,6 +190,8 @@ pub struct Learner {
     /// Buffers of shared move lists.
     own: Values,
     after: Vec<Position>,
+    /// The hidden-weight rows the last game changed ([`Learner::play`]).
+    pub(crate) touched: Rows,
 }
 
 impl Default for Learner {
@@ -202,6 +205,7 @@ impl Default for Learner {
             traces: Vec::new(),
             own: Vec::new(),
             after: Vec::new(),
+            touched: Rows::default(),
         }
     }
 }
@@ -241,6 +245,7 @@ impl Learner {
         how: How,
     ) -> Result<GameStats, TrainerError> {
         let lambda = params.lambda;
+        self.touched.clear_for(model);
         if lambda > 0.0 {
             self.traces.resize_with(model.nets.len(), Traces::default);
             for (t, net) in self.traces.iter_mut().zip(&model.nets) {
@@ -316,6 +321,9 @@ impl Learner {
         let out = model.forward(class, pos, &mut self.s);
         let slot = main_slot(model.config.layout, class);
         let n = self.s.n_inputs;
+        // The rows this step changes (with traces, those of every position seen in the
+        // game so far: all marked when seen).
+        self.touched.mark_nonzero(slot, &self.s.inputs[..n]);
         if lambda == 0.0 {
             let net = &mut model.nets[slot];
             sgd_step(
@@ -332,11 +340,14 @@ impl Learner {
         }
         if model.config.has_prune_nets() {
             let x = &mut self.base;
+            let p = model.nets.len() + prune_slot(class);
             if class == PositionClass::Race {
                 evaluator::inputs::base_inputs(pos, x);
+                self.touched.mark_nonzero(p, x);
             } else {
                 // Contact and crashed inputs start with the 200 base inputs.
                 x.copy_from_slice(&self.s.inputs[..evaluator::inputs::BASE_INPUTS]);
+                self.touched.mark_prefix(p, slot, evaluator::inputs::BASE_INPUTS);
             }
             let net = &mut model.prune[prune_slot(class)];
             let mut q = [0f32; 5];
@@ -641,14 +652,7 @@ mod tests {
         let dbs = Arc::new(
             BearoffDbs::open(Some(std::path::Path::new(OS)), Some(std::path::Path::new(TS))).unwrap(),
         );
-        let config = ModelConfig {
-            encoding: Encoding::Gnubg,
-            layout: Layout::Split,
-            hidden: 16,
-            init: Init::Xavier,
-            weights_version: "1.00".into(),
-            bearoff: true,
-        };
+        let config = ModelConfig::gnubg(16, true);
         let mut settled_games = 0;
         for (seed, lambda, prune_moves) in [(1, 0.0, false), (2, 0.0, false), (3, 0.7, false), (4, 0.0, true)]
         {

@@ -15,19 +15,11 @@ use evaluator::weights::Weights;
 use evaluator::PositionClass;
 use test_support::gnubg_output;
 use trainer::duel::{duel, DuelOptions};
-use trainer::encoding::Encoding;
-use trainer::model::{self, Init, Layout, Model, ModelConfig};
+use trainer::model::{self, Model, ModelConfig};
 use trainer::player::{GnubgPlayer, NetPlayer, PlayContext, Player, Pubeval};
 
 fn gnubg_config(hidden: usize) -> ModelConfig {
-    ModelConfig {
-        encoding: Encoding::Gnubg,
-        layout: Layout::Split,
-        hidden,
-        init: Init::Xavier,
-        weights_version: "1.00".into(),
-        bearoff: true,
-    }
+    ModelConfig::gnubg(hidden, true)
 }
 
 fn dbs() -> BearoffDbs {

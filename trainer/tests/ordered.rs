@@ -123,17 +123,9 @@ fn an_interrupted_ordered_run_continues_exactly() {
 /// decisions one by one.)
 #[test]
 fn idle_threads_help_without_changing_a_bit() {
-    use trainer::encoding::Encoding;
-    use trainer::model::{Init, Layout, Model, ModelConfig};
+    use trainer::model::{Model, ModelConfig};
     use trainer::ordered::Block;
-    let config = ModelConfig {
-        encoding: Encoding::Gnubg,
-        layout: Layout::Split,
-        hidden: 16,
-        init: Init::Xavier,
-        weights_version: "1.00".into(),
-        bearoff: true,
-    };
+    let config = ModelConfig::gnubg(16, true);
     let td = td0();
     let dbs = if test_support::have(&[test_support::OS, test_support::TS]) {
         let open = |p: &str| Some(std::path::PathBuf::from(p));
@@ -227,5 +219,58 @@ fn td0() -> trainer::td::TdParams {
         anneal: 0.0,
         prune_moves: false,
         eval: trainer::td::EvalMode::Exact,
+    }
+}
+
+/// The ordered scheme as its definition reads, one game after another with whole
+/// copies and whole merges: game g learns on a copy of `W_s`, `s = max(b, g − lag)`,
+/// and `W_{g+1} = W_g + (copy − W_s)` (the copy itself when `s == g`). The scheme's
+/// copies and merges of only the rows that can differ (`trainer::rows`) give these
+/// bits on any number of threads, with traces and with the pruning nets learning too.
+#[test]
+fn row_copies_and_merges_give_the_definitions_nets() {
+    use trainer::model::{Model, ModelConfig};
+    use trainer::ordered::Block;
+    use trainer::td::Learner;
+    let config = ModelConfig::gnubg(16, true);
+    let dbs = no_dbs();
+    let dice = |g: u64| 300 + g as u32;
+    let (b, e) = (5u64, 65u64);
+    for (lag, lambda) in [(1, 0.0), (2, 0.0), (1, 0.7)] {
+        let td = trainer::td::TdParams { lambda, ..td0() };
+        let start = Model::new(config.clone(), 4).unwrap();
+        // The definition: W[k - b] is W_k.
+        let mut w = vec![start.clone()];
+        let mut learner = Learner::default();
+        for g in b..e {
+            let s = b.max(g.saturating_sub(lag));
+            let mut copy = w[(s - b) as usize].clone();
+            learner
+                .train_game(&mut copy, &dbs, dice(g), &td, td.rate(g))
+                .unwrap();
+            if s != g {
+                copy.merge_onto(&w[(g - b) as usize], &w[(s - b) as usize]);
+            }
+            w.push(copy);
+        }
+        let want = w.last().unwrap();
+        for threads in [1, 2, 3] {
+            let mut model = start.clone();
+            let block = Block {
+                b,
+                e,
+                lag,
+                threads,
+                dbs: &dbs,
+                td,
+                dice: &dice,
+            };
+            block.run(&mut model, &|_| {}).unwrap();
+            assert_eq!(
+                model.weight_bits(),
+                want.weight_bits(),
+                "lag {lag}, λ {lambda}, {threads} threads"
+            );
+        }
     }
 }

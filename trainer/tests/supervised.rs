@@ -14,7 +14,7 @@ use evaluator::class::classify_shape;
 use evaluator::weights::{Net, Weights};
 use evaluator::{Evaluator, PositionClass};
 use trainer::encoding::Encoding;
-use trainer::model::{Init, Layout, Model, ModelConfig};
+use trainer::model::{Model, ModelConfig};
 use trainer::supervised::net::{Activation, Chunk, CHUNK};
 use trainer::supervised::run::{load_state, Schedule};
 use trainer::supervised::{Limits, NetClass, Run, Start, SupervisedSettings};
@@ -49,14 +49,7 @@ fn positions(seed: u32, n: usize, class: PositionClass) -> Vec<Position> {
 
 /// A fixed "teacher" contact net with spread-out outputs.
 fn teacher() -> Net {
-    let config = ModelConfig {
-        encoding: Encoding::Gnubg,
-        layout: Layout::Split,
-        hidden: 8,
-        init: Init::Xavier,
-        weights_version: "1.00".into(),
-        bearoff: true,
-    };
+    let config = ModelConfig::gnubg(8, true);
     let mut n = Model::new(config, 42).unwrap().nets[0].clone();
     n.hidden_weights.iter_mut().for_each(|w| *w *= 2.0);
     n.output_weights.iter_mut().for_each(|w| *w *= 4.0);

@@ -15,8 +15,7 @@ use common::*;
 use evaluator::bearoff::BearoffDbs;
 use evaluator::eval::{invert, money_equity};
 use evaluator::weights::Weights;
-use trainer::encoding::Encoding;
-use trainer::model::{Init, Layout, Model, ModelConfig};
+use trainer::model::{Model, ModelConfig};
 use trainer::td::EvalMode;
 
 /// `mode` against exact over the decisions of `games` exact self-play games: the
@@ -87,14 +86,7 @@ fn gnubg_model() -> Option<(Model, Arc<BearoffDbs>)> {
     if !have(&[WD, OS, TS]) {
         return None;
     }
-    let config = ModelConfig {
-        encoding: Encoding::Gnubg,
-        layout: Layout::Split,
-        hidden: 128,
-        init: Init::Xavier,
-        weights_version: "1.00".into(),
-        bearoff: true,
-    };
+    let config = ModelConfig::gnubg(128, true);
     let model = Model::from_weights(config, Weights::load(WD).unwrap(), Path::new(WD)).unwrap();
     let dbs = Arc::new(BearoffDbs::open(Some(Path::new(OS)), Some(Path::new(TS))).unwrap());
     Some((model, dbs))
@@ -134,14 +126,7 @@ const GNUBG_TOLERANCE: f32 = 5e-3;
 /// decision.
 #[test]
 fn fast_modes_are_within_tolerance_of_exact_with_a_fresh_net() {
-    let config = ModelConfig {
-        encoding: Encoding::Gnubg,
-        layout: Layout::Split,
-        hidden: 128,
-        init: Init::Xavier,
-        weights_version: "1.00".into(),
-        bearoff: false,
-    };
+    let config = ModelConfig::gnubg(128, false);
     let model = Model::new(config, 7).unwrap();
     let dbs = Arc::new(BearoffDbs::default());
     for mode in [EvalMode::Incremental, EvalMode::Fused] {

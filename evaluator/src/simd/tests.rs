@@ -381,3 +381,38 @@ fn merged_differences_agree_bit_for_bit_on_every_kernel() {
         }
     }
 }
+
+/// The vector listing of non-zero inputs as bits agrees with the portable loop on any
+/// length and sparsity, −0.0 (zero) and NaN (not zero) included, and ORs into what
+/// the words held.
+#[test]
+fn nonzero_bits_agree_with_the_portable_code() {
+    let mut next = uniform(7, 1.0);
+    for len in [0, 1, 3, 4, 5, 63, 64, 65, 200, 214, 250] {
+        for density in [0.0, 0.2, 0.5, 1.0] {
+            let x: Vec<f32> = (0..len)
+                .map(|i| {
+                    let r = next();
+                    match i % 13 {
+                        5 => -0.0,
+                        11 => f32::NAN,
+                        _ if r.abs() < density => r,
+                        _ => 0.0,
+                    }
+                })
+                .collect();
+            let start = [0x8000_0000_0000_0001u64, 0, 1 << 40, 0];
+            let mut a = start;
+            update::or_nonzero_bits_portable(&x, &mut a);
+            let mut b = start;
+            or_nonzero_bits(&x, &mut b);
+            assert_eq!(a, b, "length {len}, density {density}");
+            for (i, &v) in x.iter().enumerate() {
+                assert_eq!(
+                    a[i / 64] >> (i % 64) & 1 == 1,
+                    v != 0.0 || start[i / 64] >> (i % 64) & 1 == 1
+                );
+            }
+        }
+    }
+}

@@ -155,3 +155,39 @@ pub fn add_difference_onto_portable(o: &mut [f32], m: &[f32], b: &[f32]) {
         *o = m + (*o - b);
     }
 }
+
+/// `words[i / 64] |= 1 << (i % 64)` for every `i` with `x[i] != 0` (NaN included; −0.0
+/// is zero): the rows that [`super::add_outer`] changes (portable code, the reference).
+#[cfg(any(test, not(target_arch = "x86_64")))]
+pub fn or_nonzero_bits_portable(x: &[f32], words: &mut [u64]) {
+    for (w, chunk) in words.iter_mut().zip(x.chunks(64)) {
+        for (i, &v) in chunk.iter().enumerate() {
+            *w |= u64::from(v != 0.0) << i;
+        }
+    }
+}
+
+/// [`or_nonzero_bits_portable`] with SSE (part of x86-64): four compares and a mask
+/// move per four inputs.
+///
+/// # Safety
+/// SSE is part of x86-64; always callable there.
+#[cfg(target_arch = "x86_64")]
+pub unsafe fn or_nonzero_bits_sse(x: &[f32], words: &mut [u64]) {
+    use std::arch::x86_64::*;
+    let zero = _mm_setzero_ps();
+    for (w, chunk) in words.iter_mut().zip(x.chunks(64)) {
+        let mut fours = chunk.chunks_exact(4);
+        let mut bits = 0u64;
+        for (k, f) in fours.by_ref().enumerate() {
+            // SAFETY: `f` holds four floats.
+            let m = _mm_movemask_ps(_mm_cmpneq_ps(_mm_loadu_ps(f.as_ptr()), zero));
+            bits |= (m as u64) << (4 * k);
+        }
+        let done = chunk.len() - fours.remainder().len();
+        for (i, &v) in fours.remainder().iter().enumerate() {
+            bits |= u64::from(v != 0.0) << (done + i);
+        }
+        *w |= bits;
+    }
+}
