@@ -220,8 +220,10 @@ pub fn copy_rows(to: &mut Model, from: &Model, rows: &Rows) {
 /// `learned` of its hidden weights: those rows and every other weight array become
 /// `m + (o − b)`; the rows `moved` (in which `m` may differ from `b`) that `o` did not
 /// change become `m`'s; every other row is the same in all three and stays. The same
-/// bits as the full merge wherever no weight is −0.0 (the full merge turns
-/// `−0.0 + (o − b)` with `o == b` into +0.0; training from scratch never makes a −0.0).
+/// bits as the full merge wherever every weight is finite and none is −0.0: where
+/// `o == b` the full merge computes `m + 0.0`, which turns a −0.0 into +0.0 (training
+/// from random weights never makes one; a loaded weights file could hold one), and
+/// `m + (±∞ − ±∞)`, a NaN, where this keeps the infinity (only a diverged net has one).
 pub fn merge_rows_onto(o: &mut Model, m: &Model, b: &Model, learned: &Rows, moved: &Rows) {
     let theirs = m.nets.iter().chain(&m.prune).zip(b.nets.iter().chain(&b.prune));
     for (net, (on, (mn, bn))) in nets_mut(o).zip(theirs).enumerate() {
