@@ -121,7 +121,9 @@ impl Net {
         self.arrays().iter().all(|a| a.iter().all(|v| v.is_finite()))
     }
 
-    fn arrays(&self) -> [&[f32]; 4] {
+    /// The four weight arrays in file order: hidden weights, output weights, hidden
+    /// thresholds, output thresholds.
+    pub fn arrays(&self) -> [&[f32]; 4] {
         [
             &self.hidden_weights,
             &self.output_weights,

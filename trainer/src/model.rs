@@ -312,16 +312,7 @@ impl Model {
         self.nets
             .iter()
             .chain(&self.prune)
-            .flat_map(|n| {
-                [
-                    &n.hidden_weights,
-                    &n.output_weights,
-                    &n.hidden_thresholds,
-                    &n.output_thresholds,
-                ]
-                .into_iter()
-                .flat_map(|a| a.iter().map(|v| v.to_bits()))
-            })
+            .flat_map(|n| n.arrays().into_iter().flatten().map(|v| v.to_bits()))
             .collect()
     }
 

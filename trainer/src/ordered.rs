@@ -274,9 +274,9 @@ impl Block<'_> {
                 }
             };
             let s = self.source(g);
+            let learned = learner.touched.clone();
             let merged_to = {
                 let mut sh = lock();
-                let learned = learner.touched.clone();
                 sh.pending.insert(
                     g,
                     Finished {

@@ -41,30 +41,30 @@ impl Rows {
         }
     }
 
-    /// Adds the rows of net `net` whose input in `x` is non-zero (growing the set if it
-    /// was not shaped for that net).
-    pub fn mark_nonzero(&mut self, net: usize, x: &[f32]) {
+    /// Net `net`'s words, at least enough for `rows` rows (growing the set if it was not
+    /// shaped for that net).
+    fn words_for(&mut self, net: usize, rows: usize) -> &mut Vec<u64> {
         if self.sets.len() <= net {
             self.sets.resize_with(net + 1, Vec::new);
         }
         let set = &mut self.sets[net];
-        if set.len() < x.len().div_ceil(64) {
-            set.resize(x.len().div_ceil(64), 0);
+        if set.len() < rows.div_ceil(64) {
+            set.resize(rows.div_ceil(64), 0);
         }
-        evaluator::simd::or_nonzero_bits(x, set);
+        set
+    }
+
+    /// Adds the rows of net `net` whose input in `x` is non-zero.
+    pub fn mark_nonzero(&mut self, net: usize, x: &[f32]) {
+        evaluator::simd::or_nonzero_bits(x, self.words_for(net, x.len()));
     }
 
     /// Adds the rows of net `from` below `n` to net `to` (a net whose inputs are the first
     /// `n` inputs of the other's).
     pub fn mark_prefix(&mut self, to: usize, from: usize, n: usize) {
-        if self.sets.len() <= to.max(from) {
-            self.sets.resize_with(to.max(from) + 1, Vec::new);
-        }
-        let words = n.div_ceil(64);
-        if self.sets[to].len() < words {
-            self.sets[to].resize(words, 0);
-        }
-        for k in 0..words.min(self.sets[from].len()) {
+        self.words_for(to, n);
+        self.words_for(from, 0);
+        for k in 0..n.div_ceil(64).min(self.sets[from].len()) {
             let keep = if 64 * (k + 1) <= n {
                 u64::MAX
             } else {
