@@ -250,7 +250,7 @@ impl Model {
 
     /// The weights file contents; `trained` goes into each net's training counter.
     pub fn to_weights(&self, trained: u64) -> Weights {
-        let mut nets: Vec<Net> = self.nets.iter().chain(&self.prune).cloned().collect();
+        let mut nets: Vec<Net> = self.all_nets().cloned().collect();
         for n in &mut nets {
             n.trained = trained.min(i32::MAX as u64) as i64;
         }
@@ -309,16 +309,14 @@ impl Model {
     /// nets): what a bit-for-bit comparison compares (`==` on the weights would take
     /// −0.0 for +0.0).
     pub fn weight_bits(&self) -> Vec<u32> {
-        self.nets
-            .iter()
-            .chain(&self.prune)
+        self.all_nets()
             .flat_map(|n| n.arrays().into_iter().flatten().map(|v| v.to_bits()))
             .collect()
     }
 
     /// Adds `other − base` to every weight: merges what a copy of `base` learned.
     pub fn add_difference(&mut self, other: &Model, base: &Model) {
-        self.each_net_with(other, base, |m, o, b| {
+        self.each_net_with(other, base, |_, m, o, b| {
             for_weight_arrays(m, o, b, evaluator::simd::add_difference);
         });
     }
@@ -327,16 +325,33 @@ impl Model {
     /// into `model`: every weight becomes `model + (self − base)`, the bits
     /// [`Model::add_difference`] would give `model`, without writing to `model`.
     pub fn merge_onto(&mut self, model: &Model, base: &Model) {
-        self.each_net_with(model, base, |o, m, b| {
+        self.each_net_with(model, base, |_, o, m, b| {
             for_weight_arrays(o, m, b, evaluator::simd::add_difference_onto);
         });
     }
 
-    /// Calls `f` with each net (main, then pruning) and the same net of `a` and `b`.
-    fn each_net_with(&mut self, a: &Model, b: &Model, f: impl Fn(&mut Net, &Net, &Net)) {
-        let theirs = a.nets.iter().chain(&a.prune).zip(b.nets.iter().chain(&b.prune));
-        for (mine, (x, y)) in self.nets.iter_mut().chain(self.prune.iter_mut()).zip(theirs) {
-            f(mine, x, y);
+    /// The nets, main nets first, then pruning nets: the numbering of
+    /// [`crate::rows::Rows`].
+    pub(crate) fn all_nets(&self) -> impl Iterator<Item = &Net> {
+        self.nets.iter().chain(&self.prune)
+    }
+
+    /// [`Model::all_nets`], to change them.
+    pub(crate) fn all_nets_mut(&mut self) -> impl Iterator<Item = &mut Net> {
+        self.nets.iter_mut().chain(self.prune.iter_mut())
+    }
+
+    /// Calls `f` with each net's number ([`Model::all_nets`]), the net, and the same net
+    /// of `a` and `b`.
+    pub(crate) fn each_net_with(
+        &mut self,
+        a: &Model,
+        b: &Model,
+        mut f: impl FnMut(usize, &mut Net, &Net, &Net),
+    ) {
+        let theirs = a.all_nets().zip(b.all_nets());
+        for (k, (mine, (x, y))) in self.all_nets_mut().zip(theirs).enumerate() {
+            f(k, mine, x, y);
         }
     }
 }
@@ -348,6 +363,17 @@ fn for_weight_arrays(first: &mut Net, second: &Net, third: &Net, f: fn(&mut [f32
         &second.hidden_weights,
         &third.hidden_weights,
     );
+    for_small_arrays(first, second, third, f);
+}
+
+/// Applies `f` to the weight arrays of `first` other than its hidden weights (output
+/// weights and both thresholds), with those of `second` and `third`.
+pub(crate) fn for_small_arrays(
+    first: &mut Net,
+    second: &Net,
+    third: &Net,
+    f: fn(&mut [f32], &[f32], &[f32]),
+) {
     f(
         &mut first.output_weights,
         &second.output_weights,

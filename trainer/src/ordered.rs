@@ -216,7 +216,7 @@ impl Block<'_> {
         (ready, helpers): (&Condvar, &Helpers),
         progress: &(dyn Fn(u64) + Sync),
     ) -> Result<(), TrainerError> {
-        let mut learner = Learner::default();
+        let mut learner = Learner::recording_rows();
         // The rows in which this thread's next copy must be refreshed, and those in
         // which a merge's `W_g` may differ from the game's `W_s` (buffers).
         let (mut stale, mut moved) = (Rows::default(), Rows::default());

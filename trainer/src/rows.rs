@@ -9,12 +9,10 @@
 //! the weights it started from.
 //!
 //! Row `i` of a net's hidden weights is `hidden_weights[i * hidden..(i + 1) * hidden]`.
-//! Nets are numbered main nets first, then pruning nets (as [`Model::merge_onto`] visits
+//! Nets are numbered main nets first, then pruning nets (as `Model::all_nets` lists
 //! them).
 
-use evaluator::weights::Net;
-
-use crate::model::Model;
+use crate::model::{for_small_arrays, Model};
 
 /// A set of hidden-weight rows per net.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -35,7 +33,7 @@ impl Rows {
     pub fn clear_for(&mut self, model: &Model) {
         let n = model.nets.len() + model.prune.len();
         self.sets.resize_with(n, Vec::new);
-        for (set, net) in self.sets.iter_mut().zip(model.nets.iter().chain(&model.prune)) {
+        for (set, net) in self.sets.iter_mut().zip(model.all_nets()) {
             set.clear();
             set.resize(net.inputs.div_ceil(64), 0);
         }
@@ -148,12 +146,7 @@ impl RowClock {
     /// A clock for `model`'s shape at version `now`: no row has changed since.
     pub fn new(model: &Model, now: u64) -> RowClock {
         RowClock {
-            last: model
-                .nets
-                .iter()
-                .chain(&model.prune)
-                .map(|n| vec![now; n.inputs])
-                .collect(),
+            last: model.all_nets().map(|n| vec![now; n.inputs]).collect(),
         }
     }
 
@@ -204,7 +197,7 @@ fn later64(v: &[u64], since: u64) -> u64 {
 /// array in full (thresholds, output weights), net by net.
 pub fn copy_rows(to: &mut Model, from: &Model, rows: &Rows) {
     to.config.clone_from(&from.config);
-    for (net, (t, f)) in nets_mut(to).zip(from.nets.iter().chain(&from.prune)).enumerate() {
+    for (net, (t, f)) in to.all_nets_mut().zip(from.all_nets()).enumerate() {
         let h = f.hidden;
         (t.trained, t.beta_hidden, t.beta_output) = (f.trained, f.beta_hidden, f.beta_output);
         for (a, b) in rows.runs(net) {
@@ -225,8 +218,7 @@ pub fn copy_rows(to: &mut Model, from: &Model, rows: &Rows) {
 /// from random weights never makes one; a loaded weights file could hold one), and
 /// `m + (±∞ − ±∞)`, a NaN, where this keeps the infinity (only a diverged net has one).
 pub fn merge_rows_onto(o: &mut Model, m: &Model, b: &Model, learned: &Rows, moved: &Rows) {
-    let theirs = m.nets.iter().chain(&m.prune).zip(b.nets.iter().chain(&b.prune));
-    for (net, (on, (mn, bn))) in nets_mut(o).zip(theirs).enumerate() {
+    o.each_net_with(m, b, |net, on, mn, bn| {
         let h = on.hidden;
         let add = evaluator::simd::add_difference_onto;
         for (a, z) in learned.runs(net) {
@@ -245,23 +237,8 @@ pub fn merge_rows_onto(o: &mut Model, m: &Model, b: &Model, learned: &Rows, move
                 }
             }
         }
-        add(&mut on.output_weights, &mn.output_weights, &bn.output_weights);
-        add(
-            &mut on.hidden_thresholds,
-            &mn.hidden_thresholds,
-            &bn.hidden_thresholds,
-        );
-        add(
-            &mut on.output_thresholds,
-            &mn.output_thresholds,
-            &bn.output_thresholds,
-        );
-    }
-}
-
-/// A model's nets in [`Rows`]' numbering.
-fn nets_mut(m: &mut Model) -> impl Iterator<Item = &mut Net> {
-    m.nets.iter_mut().chain(m.prune.iter_mut())
+        for_small_arrays(on, mn, bn, add);
+    });
 }
 
 #[cfg(test)]
@@ -319,7 +296,7 @@ mod tests {
 
     /// Changes the given rows of every net and all the small arrays, by `d`.
     fn learn(m: &mut Model, rows: &Rows, d: f32) {
-        for (net, n) in nets_mut(m).enumerate() {
+        for (net, n) in m.all_nets_mut().enumerate() {
             let h = n.hidden;
             for (row, w) in n.hidden_weights.chunks_mut(h).enumerate() {
                 if rows.contains(net, row) {

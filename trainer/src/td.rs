@@ -190,8 +190,12 @@ pub struct Learner {
     /// Buffers of shared move lists.
     own: Values,
     after: Vec<Position>,
-    /// The hidden-weight rows the last game changed ([`Learner::play`]).
+    /// The hidden-weight rows the last game changed ([`Learner::play`]), recorded only
+    /// by a learner of [`Learner::recording_rows`] (the ordered scheme's; empty for
+    /// the others).
     pub(crate) touched: Rows,
+    /// Whether `touched` is recorded.
+    record_rows: bool,
 }
 
 impl Default for Learner {
@@ -206,11 +210,21 @@ impl Default for Learner {
             own: Vec::new(),
             after: Vec::new(),
             touched: Rows::default(),
+            record_rows: false,
         }
     }
 }
 
 impl Learner {
+    /// A learner that records the hidden-weight rows each game changes
+    /// ([`Learner::touched`]), for a scheme that copies and merges only those rows.
+    pub(crate) fn recording_rows() -> Learner {
+        Learner {
+            record_rows: true,
+            ..Learner::default()
+        }
+    }
+
     /// Plays one self-play game on the dice stream seeded with `dice_seed`, training
     /// `model` after every move with learning rate `rate`.
     ///
@@ -245,7 +259,9 @@ impl Learner {
         how: How,
     ) -> Result<GameStats, TrainerError> {
         let lambda = params.lambda;
-        self.touched.clear_for(model);
+        if self.record_rows {
+            self.touched.clear_for(model);
+        }
         if lambda > 0.0 {
             self.traces.resize_with(model.nets.len(), Traces::default);
             for (t, net) in self.traces.iter_mut().zip(&model.nets) {
@@ -323,7 +339,9 @@ impl Learner {
         let n = self.s.n_inputs;
         // The rows this step changes (with traces, those of every position seen in the
         // game so far: all marked when seen).
-        self.touched.mark_nonzero(slot, &self.s.inputs[..n]);
+        if self.record_rows {
+            self.touched.mark_nonzero(slot, &self.s.inputs[..n]);
+        }
         if lambda == 0.0 {
             let net = &mut model.nets[slot];
             sgd_step(
@@ -343,11 +361,15 @@ impl Learner {
             let p = model.nets.len() + prune_slot(class);
             if class == PositionClass::Race {
                 evaluator::inputs::base_inputs(pos, x);
-                self.touched.mark_nonzero(p, x);
+                if self.record_rows {
+                    self.touched.mark_nonzero(p, x);
+                }
             } else {
                 // Contact and crashed inputs start with the 200 base inputs.
                 x.copy_from_slice(&self.s.inputs[..evaluator::inputs::BASE_INPUTS]);
-                self.touched.mark_prefix(p, slot, evaluator::inputs::BASE_INPUTS);
+                if self.record_rows {
+                    self.touched.mark_prefix(p, slot, evaluator::inputs::BASE_INPUTS);
+                }
             }
             let net = &mut model.prune[prune_slot(class)];
             let mut q = [0f32; 5];
