@@ -274,7 +274,7 @@ impl Block<'_> {
                 }
             };
             let s = self.source(g);
-            let learned = learner.touched.clone();
+            let learned = learner.touched().clone();
             let merged_to = {
                 let mut sh = lock();
                 sh.pending.insert(

@@ -190,10 +190,8 @@ pub struct Learner {
     /// Buffers of shared move lists.
     own: Values,
     after: Vec<Position>,
-    /// The hidden-weight rows the last game changed ([`Learner::play`]), recorded only
-    /// by a learner of [`Learner::recording_rows`] (the ordered scheme's; empty for
-    /// the others).
-    pub(crate) touched: Rows,
+    /// The hidden-weight rows the last game changed ([`Learner::touched`]).
+    touched: Rows,
     /// Whether `touched` is recorded.
     record_rows: bool,
 }
@@ -223,6 +221,14 @@ impl Learner {
             record_rows: true,
             ..Learner::default()
         }
+    }
+
+    /// The hidden-weight rows the last game ([`Learner::play`]) changed. Only a learner
+    /// of [`Learner::recording_rows`] records them: asking another one would hand a
+    /// merge an empty set, so it panics (a scheme's bug, not a user's).
+    pub(crate) fn touched(&self) -> &Rows {
+        assert!(self.record_rows, "the learner does not record rows");
+        &self.touched
     }
 
     /// Plays one self-play game on the dice stream seeded with `dice_seed`, training
@@ -511,6 +517,12 @@ mod tests {
     use super::*;
     use crate::encoding::Encoding;
     use crate::model::{Init, Layout, ModelConfig};
+
+    #[test]
+    #[should_panic(expected = "does not record rows")]
+    fn a_learner_that_does_not_record_rows_has_none_to_hand_out() {
+        let _ = Learner::default().touched();
+    }
 
     fn model() -> Model {
         let config = ModelConfig {
