@@ -31,8 +31,7 @@ impl Rows {
 
     /// Empties the set, shaped for `model` (keeping the allocations).
     pub fn clear_for(&mut self, model: &Model) {
-        let n = model.nets.len() + model.prune.len();
-        self.sets.resize_with(n, Vec::new);
+        self.sets.resize_with(model.all_nets().count(), Vec::new);
         for (set, net) in self.sets.iter_mut().zip(model.all_nets()) {
             set.clear();
             set.resize(net.inputs.div_ceil(64), 0);
@@ -203,9 +202,7 @@ pub fn copy_rows(to: &mut Model, from: &Model, rows: &Rows) {
         for (a, b) in rows.runs(net) {
             t.hidden_weights[a * h..b * h].copy_from_slice(&f.hidden_weights[a * h..b * h]);
         }
-        t.output_weights.copy_from_slice(&f.output_weights);
-        t.hidden_thresholds.copy_from_slice(&f.hidden_thresholds);
-        t.output_thresholds.copy_from_slice(&f.output_thresholds);
+        for_small_arrays(t, f, f, |t, f, _| t.copy_from_slice(f));
     }
 }
 
