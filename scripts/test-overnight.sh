@@ -76,8 +76,11 @@ fi
 dir="$scratch/b"
 steps_seen=()
 kills=0
+# The loop ends when a run ends by itself, not when report.md appears: a kill can land
+# after the report step has renamed report.md into place but before it is marked done.
+ended=""
 for round in $(seq 1 40); do
-  [ -f "$dir/report.md" ] && break
+  [ -n "$ended" ] && break
   setsid "$here/overnight.sh" --quick --hours "$hours" --dir "$dir" >>"$scratch/b.log" 2>&1 &
   pid=$!
   # The first step not done yet: wait until it has started, then a little longer.
@@ -99,7 +102,9 @@ for round in $(seq 1 40); do
     kills=$((kills + 1))
     echo "killed (SIGKILL, process group) during step $target"
   else
-    wait "$pid" 2>/dev/null || true
+    rc=0
+    wait "$pid" 2>/dev/null || rc=$?
+    ended="exit $rc"
   fi
 done
 # The steps a finished run of DIR's rounds must have done (search rounds go on while the
@@ -136,7 +141,9 @@ if [row["round"] for row in rows] != want_rows:
 print(rounds)
 PY
 }
-if [ -f "$dir/report.md" ]; then
+if [ "$ended" != "exit 0" ]; then
+  fail "resume: after $kills kills the last run ${ended:-never ended by itself}: $(tail -n 5 "$scratch/b.log")"
+elif [ -f "$dir/report.md" ]; then
   if ! a_rounds=$(complete "$scratch/a" 2>&1); then
     fail "resume: the uninterrupted run is incomplete: $a_rounds"
   elif ! b_rounds=$(complete "$dir" 2>&1); then
