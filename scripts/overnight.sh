@@ -262,6 +262,8 @@ ref_wd=$gnubg_wd
 [ "$have_gnubg" = 0 ] && ref_wd="$dir/td/net.wd"
 benchset() {
   local m1=() m2=()
+  # Written (by a rename) before a kill that came ahead of the step's end: done.
+  [ -f "$dir/bench.jsonl" ] && return 0
   [ -n "$budget_s" ] && m1=(--minutes "$(budget_minutes 0.02 0.40)")
   "$bin/datasets" sample --weights "$ref_wd" --games "$BENCH_GAMES" --seed 9001 -o "$dir/bench-all.csv" --force \
     --quiet "${m1[@]}" "${thread_args[@]}" "${dbs[@]}"

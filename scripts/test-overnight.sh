@@ -9,6 +9,8 @@
 #     steps, then rerun each time: it resumes and completes every step of its rounds
 #     and the final fit (search rounds go on while the time lasts, so the two runs may
 #     differ in rounds), and its report has every net, and rounds.csv a row for each;
+#     2b. each step of that run is then unmarked in turn, as if killed between its last
+#     command and its marker, and the resumed run must redo it and finish;
 #  3. the final fit's reserve (scripts/fit-share.py) on made-up round timings, against
 #     the arithmetic worked by hand.
 #   scripts/test-overnight.sh [--keep]    (--keep: leave the scratch directory)
@@ -155,6 +157,35 @@ elif [ -f "$dir/report.md" ]; then
   fi
 else
   fail "resume: no report after $kills kills: $(tail -n 5 "$scratch/b.log")"
+fi
+
+# --- 2b. Killed at the end of each step -------------------------------------------------
+# A kill can also land after a step's last command and before its DIR/steps/NAME.done:
+# the rerun then finds the step's outputs complete (a tool that refuses to overwrite its
+# output without --force would stop every later resume). Simulated on the finished run
+# of section 2: each step's marker removed in turn, then the run resumed.
+if [ -f "$dir/steps/report.done" ]; then
+  redone=0 stuck=()
+  for marker in "$dir"/steps/*.done; do
+    name=$(basename "$marker" .done)
+    [ "$name" = report ] && continue
+    rm -f "$marker"
+    if "$here/overnight.sh" --quick --hours "$hours" --dir "$dir" >>"$scratch/c.log" 2>&1 && [ -e "$marker" ]; then
+      redone=$((redone + 1))
+    else
+      stuck+=("$name")
+      echo 0 >"$marker"
+    fi
+  done
+  if [ "${#stuck[@]}" = 0 ] && [ "$redone" -ge 8 ] && after=$(complete "$dir" 2>&1); then
+    pass "end of step: each of $redone steps' marker removed in turn (killed before it was written), the resumed run took the step up again and finished; every step and net still in place"
+  elif [ "${#stuck[@]}" = 0 ] && [ "$redone" -ge 8 ]; then
+    fail "end of step: the run is incomplete after its steps were redone: $after"
+  else
+    fail "end of step: $redone steps redone; stuck in ${stuck[*]:-none}: $(grep FAIL "$scratch/c.log" | head -n 3)"
+  fi
+else
+  fail "end of step: no finished run to take apart"
 fi
 
 # --- 3. The final fit's reserve (scripts/fit-share.py) -----------------------------------
