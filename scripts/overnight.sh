@@ -18,7 +18,8 @@
 # Every step logs to DIR/logs/<step>.log and leaves DIR/steps/<step>.done when it has
 # finished; rerunning the same command after an interruption skips finished steps and
 # resumes the unfinished one (each tool checkpoints). DIR/overnight.log has one line per
-# step with its duration; DIR/report.md is the result. Sizes are in scripts/overnight-
+# step with its duration; DIR/report.md is the result. One run at a time per DIR (a
+# lock: a second one is refused, also with --fresh). Sizes are in scripts/overnight-
 # profiles.sh (--quick: minutes; default: a night on 2 cores); environment variables
 # of the same names override them (e.g. TD_MINUTES=60). --td-only: no
 # supervised rounds; TD self-play for the whole night (8 hours unless TD_MINUTES).
@@ -58,7 +59,7 @@ while [ $# -gt 0 ]; do
     --labels) need "$@"; labels=$2; shift ;;
     --hours) need "$@"; hours=$2; shift ;;
     --fresh) fresh=1 ;;
-    -h|--help) sed -n '2,34p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "overnight.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -101,7 +102,18 @@ if [ "$quick" = 1 ]; then : "${dir:=overnight-quick$suffix}"; else : "${dir:=ove
 thread_args=()
 [ -n "$threads" ] && thread_args=(--threads "$threads")
 
-[ "$fresh" = 1 ] && rm -rf "$dir"
+mkdir -p "$dir"
+# One run per DIR: the directory is locked (flock on fd 9, which the steps' tools inherit,
+# so a step left running after its script was killed holds it too). A second run waits up
+# to 10 s (a killed run's tools may still be exiting), then is refused.
+if command -v flock >/dev/null; then
+  exec 9<"$dir"
+  if ! flock -w 10 9; then
+    echo "overnight.sh: $dir is in use by another run (or a step it started is still running); wait for it to end or stop it" >&2
+    exit 2
+  fi
+fi
+[ "$fresh" = 1 ] && find "$dir" -mindepth 1 -delete
 mkdir -p "$dir/logs" "$dir/steps" "$dir/data"
 dir=$(cd "$dir" && pwd)
 mainlog="$dir/overnight.log"

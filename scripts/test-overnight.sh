@@ -4,7 +4,8 @@
 # builds it with the test profile's optimisation, where a plain `cargo build` leaves
 # unoptimised binaries too slow for the 36-s budget: TD then plays 3 games/s):
 #  1. `overnight.sh --quick --hours H` ends within H plus a margin and writes its report
-#     (with no cargo on PATH: BGKIT_BIN needs no toolchain);
+#     (with no cargo on PATH: BGKIT_BIN needs no toolchain); a second run on its
+#     directory while it runs, even with --fresh, is refused and removes nothing;
 #  2. a second run is killed with SIGKILL (the whole process group) once in each of its
 #     steps, then rerun each time: it resumes and completes every step of its rounds
 #     and the final fit (search rounds go on while the time lasts, so the two runs may
@@ -60,8 +61,25 @@ if [ "$cargo_shared" = 1 ]; then
   no_cargo_path="$scratch/fake-cargo:$no_cargo_path"
 fi
 start=$SECONDS
-if ! PATH=${no_cargo_path%:} "$here/overnight.sh" --quick --hours "$hours" --dir "$scratch/a" >"$scratch/a.log" 2>&1; then
-  fail "budget: the run failed: $(tail -n 3 "$scratch/a.log")"
+PATH=${no_cargo_path%:} "$here/overnight.sh" --quick --hours "$hours" --dir "$scratch/a" >"$scratch/a.log" 2>&1 &
+a_pid=$!
+# While it runs (once TD has started), a second run on its directory, even with
+# --fresh, is refused (exit 2, after its 10-s wait for the lock) and removes nothing.
+for _ in $(seq 600); do
+  grep -q 'start td' "$scratch/a/overnight.log" 2>/dev/null && break
+  sleep 0.05
+done
+second_rc=0
+"$here/overnight.sh" --quick --fresh --hours "$hours" --dir "$scratch/a" >"$scratch/second.log" 2>&1 || second_rc=$?
+if [ "$second_rc" = 2 ] && grep -q "is in use by another run" "$scratch/second.log" && [ -e "$scratch/a/steps/bearoff.done" ]; then
+  pass "lock: a second run (--fresh) on a running run's directory: exit 2, '$(head -n 1 "$scratch/second.log")', nothing removed"
+else
+  fail "lock: a second run on a running run's directory: exit $second_rc, $(head -n 2 "$scratch/second.log"), bearoff.done $([ -e "$scratch/a/steps/bearoff.done" ] && echo kept || echo gone)"
+fi
+a_rc=0
+wait "$a_pid" || a_rc=$?
+if [ "$a_rc" != 0 ]; then
+  fail "budget: the run failed (exit $a_rc): $(tail -n 3 "$scratch/a.log")"
 elif [ -s "$scratch/cargo-calls" ]; then
   fail "budget: the run called cargo with BGKIT_BIN set: $(head -n 1 "$scratch/cargo-calls")"
 else

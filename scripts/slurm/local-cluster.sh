@@ -142,5 +142,10 @@ CONF
       exit 1
     fi
     ;;
-  *) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; [ "$cmd" = -h ] || [ "$cmd" = --help ] || exit 2 ;;
+  -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0" ;;
+  *)
+    if [ -n "$cmd" ]; then what="unknown command '$cmd'"; else what="a command is needed: start, stop or status"; fi
+    echo "local-cluster.sh: $what (see --help)" >&2
+    exit 2
+    ;;
 esac

@@ -36,7 +36,7 @@ BGKIT_BIN=${BGKIT_BIN:-${CARGO_TARGET_DIR:-$root/target}/release}
 export BGKIT_BIN
 
 die() { echo "submit.sh: $*" >&2; exit 2; }
-usage() { sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; }
 abs() { local d b; d=$(dirname "$1"); b=$(basename "$1"); mkdir -p "$d"; echo "$(cd "$d" && pwd)/$b"; }
 
 [ $# -gt 0 ] || { usage >&2; exit 2; }
