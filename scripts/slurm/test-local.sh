@@ -12,7 +12,9 @@
 # a sharded two-sided 6x8 build (one array of 3 workers that claim the shards of each
 # level) + assembly has the md5 of `makebearoff -t 6x8`, also after worker 1 is killed
 # mid-way with scancel and requeued (another takes its claim over); skipped, saying so,
-# when this gen-bearoff has no two-sided workers, or with BGKIT_SLURM_TWOSIDED=skip.
+# when this gen-bearoff has no two-sided workers, or with BGKIT_SLURM_TWOSIDED=skip;
+# `submit.sh overnight` at toy sizes gives what scripts/overnight.sh gives on one machine
+# (the nets, labels, benchmark set and final duels).
 # Needs slurm-wlm and munge (apt-get install slurm-wlm munge) and the bgkit binaries in
 # $BGKIT_BIN (default: target/release, else target/debug). Prints one line per check;
 # exit 0 when all pass.
@@ -159,6 +161,55 @@ PY
   fi
 else
   fail "tourney: the workers did not finish"
+fi
+
+# --- overnight: scripts/overnight.sh's pipeline as Slurm jobs ---------------------------
+# `submit.sh overnight` at toy sizes (2-task arrays, 1 round) against overnight.sh on one
+# machine with one thread (the cluster's tasks have 1 CPU each): the report job finishes
+# with every step of the one-machine run done, and the TD net, the benchmark set, the
+# round's labels and nets, the final fit and every final duel's result are the same
+# bytes and numbers (only paths and seconds differ).
+toy=(SAMPLE_GAMES=40 MAX_POSITIONS=600 LABEL_GAMES=40 LABEL_POSITIONS=600 BENCH_GAMES=20
+  BENCH_POSITIONS=60 ROUND_DUEL_GAMES=200 DUEL_GAMES=400 TD_GAMES=4000)
+id=$(env "${toy[@]}" "$here/submit.sh" overnight --tasks 2 --quick --rounds 1 --dir "$scratch/ov-slurm" 2>>"$scratch/submit.log")
+env "${toy[@]}" "$root/scripts/overnight.sh" --quick --rounds 1 --threads 1 --dir "$scratch/ov-one" >ov-one.log 2>&1 || true
+if [ ! -f "$scratch/ov-one/report.md" ]; then
+  fail "overnight: the one-machine run failed: $(tail -n 3 ov-one.log)"
+elif wait_for "$id" 900 && [ -f "$scratch/ov-slurm/report.md" ]; then
+  if diff=$(python3 - "$scratch/ov-one" "$scratch/ov-slurm" <<'PY'
+import glob, hashlib, json, os, sys
+one, slurm = sys.argv[1:]
+def md5(path, skip_header=False):
+    with open(path, "rb") as f:
+        if skip_header:
+            f.readline()  # names the run's own database paths
+        return hashlib.md5(f.read()).hexdigest()
+steps = lambda d: {f[:-5] for f in os.listdir(os.path.join(d, "steps"))}
+bad = sorted(steps(one) - steps(slurm))
+files = ["td/net.wd", "round-1/positions.csv", "round-1/data.bgds", "round-1/contact/net.wd",
+         "round-1/crashed/net.wd", "round-1/race/net.wd", "fit/net.wd"]
+bad += [f for f in files if not os.path.exists(os.path.join(slurm, f)) or not os.path.exists(os.path.join(one, f))
+        or md5(os.path.join(one, f)) != md5(os.path.join(slurm, f))]
+if md5(os.path.join(one, "bench.jsonl"), True) != md5(os.path.join(slurm, "bench.jsonl"), True):
+    bad.append("bench.jsonl")
+if md5(os.path.join(one, "final-reference.er.json")) != md5(os.path.join(slurm, "final-reference.er.json")):
+    bad.append("final-reference.er.json")  # the reference players' ER (no paths of the run)
+duels = sorted(os.path.basename(p) for p in glob.glob(os.path.join(one, "final-*.json")) if not p.endswith(".er.json"))
+for d in duels:
+    a, b = (json.load(open(os.path.join(x, d))) for x in (one, slurm))
+    if a.get("ppg") != b.get("ppg") or a.get("games") != b.get("games"):
+        bad.append(d)
+if bad or not duels:
+    sys.exit("differ: %s" % (bad or "no final duels"))
+print("%d steps, %d files, the benchmark set, the reference ER and %d final duels" % (len(steps(one)), len(files), len(duels)))
+PY
+  ); then
+    pass "overnight: 2-task arrays + jobs = overnight.sh on one machine: $diff the same"
+  else
+    fail "overnight: the cluster run differs from one machine's: $diff"
+  fi
+else
+  fail "overnight: the cluster run did not finish (job $id): $(tail -n 3 "$scratch/ov-slurm/overnight.log" 2>/dev/null)"
 fi
 
 # --- sharded two-sided 6x8 ---------------------------------------------------------------
