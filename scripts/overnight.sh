@@ -105,15 +105,31 @@ thread_args=()
 mkdir -p "$dir"
 # One run per DIR: the directory is locked (flock on fd 9, which the steps' tools inherit,
 # so a step left running after its script was killed holds it too). A second run waits up
-# to 10 s (a killed run's tools may still be exiting), then is refused.
+# to 10 s (a killed run's tools may still be exiting), then is refused. Where the
+# filesystem cannot lock a directory (NFS, Lustre without flock), the run goes on
+# without the lock, saying so.
 if command -v flock >/dev/null; then
   exec 9<"$dir"
-  if ! flock -w 10 9; then
+  lock_rc=0
+  flock -E 75 -w 10 9 2>/dev/null || lock_rc=$?
+  if [ "$lock_rc" = 75 ]; then
     echo "overnight.sh: $dir is in use by another run (or a step it started is still running); wait for it to end or stop it" >&2
     exit 2
+  elif [ "$lock_rc" != 0 ]; then
+    echo "overnight.sh: warning: cannot lock $dir (flock exit $lock_rc; its filesystem may not support it): running without the lock" >&2
   fi
 fi
-[ "$fresh" = 1 ] && find "$dir" -mindepth 1 -delete
+# --fresh empties DIR (following it if it is a symlink), only when it is a run's
+# directory (or empty): never a checkout, a home or any other folder given by mistake.
+if [ "$fresh" = 1 ]; then
+  real=$(cd "$dir" && pwd -P)
+  if [ "$real" = / ] || [ "$real" = "$(cd "$root" && pwd -P)" ] || [ "$real" = "$(cd ~ 2>/dev/null && pwd -P)" ] \
+    || { [ -n "$(ls -A "$dir")" ] && [ ! -d "$dir/steps" ] && [ ! -f "$dir/overnight.log" ]; }; then
+    echo "overnight.sh: --fresh empties the run directory, and $dir is not one (no steps/ or overnight.log); give another --dir" >&2
+    exit 2
+  fi
+  find -H "$dir" -mindepth 1 -delete
+fi
 mkdir -p "$dir/logs" "$dir/steps" "$dir/data"
 dir=$(cd "$dir" && pwd)
 mainlog="$dir/overnight.log"
@@ -163,7 +179,7 @@ epoch0=$(date +%s)
 spent() { echo $((spent0 + $(date +%s) - epoch0)); }
 save_clock() { local t="$dir/clock.$BASHPID"; spent >"$t" && mv -f "$t" "$dir/clock"; }
 if [ -n "$budget_s" ]; then
-  ( while kill -0 $$ 2>/dev/null; do save_clock; sleep 2; done ) &
+  ( exec 9<&-; while kill -0 $$ 2>/dev/null; do save_clock; sleep 2; done ) & # not holding the lock
   ticker=$!
   trap 'save_clock; kill $ticker 2>/dev/null || true' EXIT
 fi
@@ -184,13 +200,22 @@ step() {
     return 0
   fi
   log "start $name"
-  local t0=$SECONDS
-  if "$@" >>"$dir/logs/$name.log" 2>&1; then
+  local t0=$SECONDS rc=0
+  # In a subshell with -e, outside any condition (where bash switches -e off in the
+  # functions it calls): a failure of any command of the step's function fails the step,
+  # not only its last command's.
+  set +e
+  (
+    set -e
+    "$@"
+  ) >>"$dir/logs/$name.log" 2>&1
+  rc=$?
+  set -e
+  if [ "$rc" = 0 ]; then
     echo "$((SECONDS - t0))" >"$dir/steps/$name.done"
     [ -n "$budget_s" ] && save_clock
     log "done  $name ($((SECONDS - t0)) s$([ -n "$budget_s" ] && echo ", $(spent) of $budget_s s of the budget spent"))"
   else
-    local rc=$?
     log "FAIL  $name (exit $rc after $((SECONDS - t0)) s): see $dir/logs/$name.log"
     tail -n 5 "$dir/logs/$name.log" | sed 's/^/      /' | tee -a "$mainlog"
     exit "$rc"
@@ -274,8 +299,12 @@ ref_wd=$gnubg_wd
 [ "$have_gnubg" = 0 ] && ref_wd="$dir/td/net.wd"
 benchset() {
   local m1=() m2=()
-  # Written (by a rename) before a kill that came ahead of the step's end: done.
-  [ -f "$dir/bench.jsonl" ] && return 0
+  # Written (by a rename) before a kill that came ahead of the step's end: done (the
+  # journal may be left).
+  if [ -f "$dir/bench.jsonl" ]; then
+    rm -f "$dir/bench.jsonl.partial" "$dir/bench.jsonl.partial.json"
+    return 0
+  fi
   [ -n "$budget_s" ] && m1=(--minutes "$(budget_minutes 0.02 0.40)")
   "$bin/datasets" sample --weights "$ref_wd" --games "$BENCH_GAMES" --seed 9001 -o "$dir/bench-all.csv" --force \
     --quiet "${m1[@]}" "${thread_args[@]}" "${dbs[@]}"

@@ -6,6 +6,7 @@
 #  1. `overnight.sh --quick --hours H` ends within H plus a margin and writes its report
 #     (with no cargo on PATH: BGKIT_BIN needs no toolchain); a second run on its
 #     directory while it runs, even with --fresh, is refused and removes nothing;
+#  1b. a step fails when any of its commands fails, not only its last;
 #  2. a second run is killed with SIGKILL (the whole process group) once in each of its
 #     steps, then rerun each time: it resumes and completes every step of its rounds
 #     and the final fit (search rounds go on while the time lasts, so the two runs may
@@ -90,6 +91,28 @@ else
   else
     fail "budget: --hours $hours ($budget s) took $took s wall ($clock s on its clock), over $budget + $margin s, or no report"
   fi
+fi
+
+# --- 1b. Any failing command fails its step ----------------------------------------------
+# measure-td runs `trainer benchmark`, then `trainer duel`: with a trainer whose
+# benchmark fails, the step (not only a failure of its last command) must fail the run,
+# with no done-marker.
+fake="$scratch/fake-bin"
+mkdir -p "$fake"
+for tool in gen-bearoff evaluator datasets; do ln -s "$BGKIT_BIN/$tool" "$fake/$tool"; done
+printf '#!/bin/sh
+if [ "$1" = benchmark ]; then echo "trainer: made to fail" >&2; exit 3; fi
+exec "%s/trainer" "$@"
+' \
+  "$BGKIT_BIN" >"$fake/trainer"
+chmod +x "$fake/trainer"
+f_rc=0
+BGKIT_BIN=$fake TD_GAMES=2000 "$here/overnight.sh" --quick --td-only --dir "$scratch/f" >"$scratch/f.log" 2>&1 || f_rc=$?
+if [ "$f_rc" = 3 ] && [ -e "$scratch/f/steps/benchset.done" ] && [ ! -e "$scratch/f/steps/measure-td.done" ] \
+  && grep -q 'FAIL  measure-td (exit 3' "$scratch/f/overnight.log"; then
+  pass "failing command: a step whose first command fails (trainer benchmark in measure-td) fails the run (exit 3), no marker"
+else
+  fail "failing command: exit $f_rc, $(grep -E 'FAIL|done  measure' "$scratch/f/overnight.log" 2>/dev/null | head -n 2)"
 fi
 
 # --- 2. Killed in every step, resumed each time -----------------------------------------

@@ -22,8 +22,11 @@ dir=${BGKIT_SLURM_DIR:-/tmp/bgkit-slurm-$(id -un)}
 cpus=2
 while [ $# -gt 0 ]; do
   case "$1" in
-    --dir) dir=$2; shift ;;
-    --cpus) cpus=$2; shift ;;
+    --dir|--cpus)
+      [ $# -ge 2 ] || { echo "local-cluster.sh: $1 needs a value" >&2; exit 2; }
+      if [ "$1" = --dir ]; then dir=$2; else cpus=$2; fi
+      shift
+      ;;
     *) echo "local-cluster.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
   shift

@@ -170,7 +170,7 @@ fi
 # round's labels and nets, the final fit and every final duel's result are the same
 # bytes and numbers (only paths and seconds differ).
 toy=(SAMPLE_GAMES=40 MAX_POSITIONS=600 LABEL_GAMES=40 LABEL_POSITIONS=600 BENCH_GAMES=20
-  BENCH_POSITIONS=60 ROUND_DUEL_GAMES=200 DUEL_GAMES=400 TD_GAMES=4000)
+  BENCH_POSITIONS=60 ROUND_DUEL_GAMES=200 DUEL_GAMES=400 TD_GAMES=4000 TD_MINUTES=60)
 id=$(env "${toy[@]}" "$here/submit.sh" overnight --tasks 2 --quick --rounds 1 --dir "$scratch/ov-slurm" 2>>"$scratch/submit.log")
 env "${toy[@]}" "$root/scripts/overnight.sh" --quick --rounds 1 --threads 1 --dir "$scratch/ov-one" >ov-one.log 2>&1 || true
 if [ ! -f "$scratch/ov-one/report.md" ]; then
@@ -180,6 +180,8 @@ elif wait_for "$id" 900 && [ -f "$scratch/ov-slurm/report.md" ]; then
 import glob, hashlib, json, os, sys
 one, slurm = sys.argv[1:]
 def md5(path, skip_header=False):
+    if not os.path.exists(path):
+        sys.exit("differ: %s is missing" % path)
     with open(path, "rb") as f:
         if skip_header:
             f.readline()  # names the run's own database paths
@@ -196,8 +198,10 @@ if md5(os.path.join(one, "final-reference.er.json")) != md5(os.path.join(slurm, 
     bad.append("final-reference.er.json")  # the reference players' ER (no paths of the run)
 duels = sorted(os.path.basename(p) for p in glob.glob(os.path.join(one, "final-*.json")) if not p.endswith(".er.json"))
 for d in duels:
+    if not os.path.exists(os.path.join(slurm, d)):
+        sys.exit("differ: %s is missing in the cluster's run" % d)
     a, b = (json.load(open(os.path.join(x, d))) for x in (one, slurm))
-    if a.get("ppg") != b.get("ppg") or a.get("games") != b.get("games"):
+    if "ppg" not in a or a.get("ppg") != b.get("ppg") or a.get("games") != b.get("games"):
         bad.append(d)
 if bad or not duels:
     sys.exit("differ: %s" % (bad or "no final duels"))
