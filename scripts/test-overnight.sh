@@ -27,6 +27,7 @@ export BGKIT_BIN=${BGKIT_BIN:-${CARGO_TARGET_DIR:-$root/target}/debug}
 for tool in gen-bearoff evaluator datasets trainer; do
   [ -x "$BGKIT_BIN/$tool" ] || { echo "test-overnight.sh: no $tool in $BGKIT_BIN (build it: cargo test --workspace --no-run)" >&2; exit 2; }
 done
+BGKIT_BIN=$(cd "$BGKIT_BIN" && pwd) # absolute: the runs below change directory and link to it
 scratch=$(mktemp -d /tmp/bgkit-overnight-test.XXXXXX)
 cleanup() { if [ "$keep" = 1 ]; then echo "scratch kept: $scratch"; else rm -rf "$scratch"; fi; }
 trap cleanup EXIT
