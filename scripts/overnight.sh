@@ -200,7 +200,7 @@ step() {
     return 0
   fi
   log "start $name"
-  local t0=$SECONDS rc=0
+  local t0=$SECONDS rc
   # In a subshell with -e, outside any condition (where bash switches -e off in the
   # functions it calls): a failure of any command of the step's function fails the step,
   # not only its last command's.
