@@ -190,10 +190,9 @@ pub struct Learner {
     /// Buffers of shared move lists.
     own: Values,
     after: Vec<Position>,
-    /// The hidden-weight rows the last game changed ([`Learner::touched`]).
-    touched: Rows,
-    /// Whether `touched` is recorded.
-    record_rows: bool,
+    /// The hidden-weight rows the last game changed ([`Learner::touched`]), for a
+    /// learner that records them.
+    touched: Option<Rows>,
 }
 
 impl Default for Learner {
@@ -207,8 +206,7 @@ impl Default for Learner {
             traces: Vec::new(),
             own: Vec::new(),
             after: Vec::new(),
-            touched: Rows::default(),
-            record_rows: false,
+            touched: None,
         }
     }
 }
@@ -218,7 +216,7 @@ impl Learner {
     /// ([`Learner::touched`]), for a scheme that copies and merges only those rows.
     pub(crate) fn recording_rows() -> Learner {
         Learner {
-            record_rows: true,
+            touched: Some(Rows::default()),
             ..Learner::default()
         }
     }
@@ -227,8 +225,7 @@ impl Learner {
     /// of [`Learner::recording_rows`] records them: asking another one would hand a
     /// merge an empty set, so it panics (a scheme's bug, not a user's).
     pub(crate) fn touched(&self) -> &Rows {
-        assert!(self.record_rows, "the learner does not record rows");
-        &self.touched
+        self.touched.as_ref().expect("the learner does not record rows")
     }
 
     /// Plays one self-play game on the dice stream seeded with `dice_seed`, training
@@ -265,8 +262,8 @@ impl Learner {
         how: How,
     ) -> Result<GameStats, TrainerError> {
         let lambda = params.lambda;
-        if self.record_rows {
-            self.touched.clear_for(model);
+        if let Some(t) = &mut self.touched {
+            t.clear_for(model);
         }
         if lambda > 0.0 {
             self.traces.resize_with(model.nets.len(), Traces::default);
@@ -345,8 +342,8 @@ impl Learner {
         let n = self.s.n_inputs;
         // The rows this step changes (with traces, those of every position seen in the
         // game so far: all marked when seen).
-        if self.record_rows {
-            self.touched.mark_nonzero(slot, &self.s.inputs[..n]);
+        if let Some(t) = &mut self.touched {
+            t.mark_nonzero(slot, &self.s.inputs[..n]);
         }
         if lambda == 0.0 {
             let net = &mut model.nets[slot];
@@ -367,14 +364,14 @@ impl Learner {
             let p = model.nets.len() + prune_slot(class);
             if class == PositionClass::Race {
                 evaluator::inputs::base_inputs(pos, x);
-                if self.record_rows {
-                    self.touched.mark_nonzero(p, x);
+                if let Some(t) = &mut self.touched {
+                    t.mark_nonzero(p, x);
                 }
             } else {
                 // Contact and crashed inputs start with the 200 base inputs.
                 x.copy_from_slice(&self.s.inputs[..evaluator::inputs::BASE_INPUTS]);
-                if self.record_rows {
-                    self.touched.mark_prefix(p, slot, evaluator::inputs::BASE_INPUTS);
+                if let Some(t) = &mut self.touched {
+                    t.mark_prefix(p, slot, evaluator::inputs::BASE_INPUTS);
                 }
             }
             let net = &mut model.prune[prune_slot(class)];
