@@ -12,7 +12,13 @@
 # FIT_ROUNDS (0: all) rounds' labels (FIT_EPOCHS at most, from learning rate FIT_LR),
 # given FIT_SHARE of the budget; FIT_WIDEN=1 (environment, read by final-fit.sh): the
 # last round's contact net widened to FIT_HIDDEN units instead of a fresh one.
+# OVERNIGHT_TOY=1 (environment; the pipeline's tests, scripts/test-overnight.sh and
+# scripts/slurm/test-local.sh): steps of seconds, under the --quick profile.
 # shellcheck shell=bash
+if [ "${OVERNIGHT_TOY:-0}" = 1 ]; then
+  : "${SAMPLE_GAMES:=40}" "${MAX_POSITIONS:=600}" "${LABEL_GAMES:=40}" "${LABEL_POSITIONS:=600}"
+  : "${BENCH_GAMES:=20}" "${BENCH_POSITIONS:=60}" "${ROUND_DUEL_GAMES:=200}" "${DUEL_GAMES:=400}"
+fi
 if [ "$quick" = 1 ]; then
   : "${TD_GAMES:=20000}" "${TD_MINUTES:=3}" "${HIDDEN:=128}" "${TD_BENCH_EVERY:=10000}" "${TD_BENCH_GAMES:=400}"
   : "${ROUNDS:=1}" "${SAMPLE_GAMES:=80}" "${MAX_POSITIONS:=3000}" "${ROLLOUT_TRIALS:=12}" "${ROLLOUT_TRUNCATE:=2}"

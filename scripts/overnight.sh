@@ -19,7 +19,8 @@
 # finished; rerunning the same command after an interruption skips finished steps and
 # resumes the unfinished one (each tool checkpoints). DIR/overnight.log has one line per
 # step with its duration; DIR/report.md is the result. One run at a time per DIR (a
-# lock: a second one is refused, also with --fresh). Sizes are in scripts/overnight-
+# lock: a second one is refused, also with --fresh, and so is a run while DIR's jobs of
+# scripts/slurm/submit.sh overnight are queued or running). Sizes are in scripts/overnight-
 # profiles.sh (--quick: minutes; default: a night on 2 cores); environment variables
 # of the same names override them (e.g. TD_MINUTES=60). --td-only: no
 # supervised rounds; TD self-play for the whole night (8 hours unless TD_MINUTES).
@@ -105,19 +106,30 @@ thread_args=()
 mkdir -p "$dir"
 # One run per DIR: the directory is locked (flock on fd 9, which the steps' tools inherit,
 # so a step left running after its script was killed holds it too). A second run waits up
-# to 10 s (a killed run's tools may still be exiting), then is refused. Where the
-# filesystem cannot lock a directory (NFS, Lustre without flock), the run goes on
-# without the lock, saying so.
+# to 10 s (a killed run's tools may still be exiting), then is refused, naming the
+# processes that hold DIR. Where the filesystem cannot lock a directory (NFS, Lustre
+# without flock), the run goes on without the lock, saying so. A `submit.sh overnight`
+# on DIR whose jobs Slurm still has queued or running also refuses a run here (its last
+# job, which runs this script for the report, excepted).
+# shellcheck source=run-lock.sh
+. "$root/scripts/run-lock.sh"
 if command -v flock >/dev/null; then
   exec 9<"$dir"
   lock_rc=0
   flock -E 75 -w 10 9 2>/dev/null || lock_rc=$?
   if [ "$lock_rc" = 75 ]; then
-    echo "overnight.sh: $dir is in use by another run (or a step it started is still running); wait for it to end or stop it" >&2
+    exec 9<&-
+    holders=$(run_holders "$dir")
+    echo "overnight.sh: $dir is in use by another run${holders:+ (held by $holders)}; wait for it to end or stop it" >&2
     exit 2
   elif [ "$lock_rc" != 0 ]; then
     echo "overnight.sh: warning: cannot lock $dir (flock exit $lock_rc; its filesystem may not support it): running without the lock" >&2
   fi
+fi
+jobs_left=$(run_jobs "$dir" overnight.sh)
+if [ -n "$jobs_left" ]; then
+  echo "overnight.sh: $dir is in use by Slurm jobs of submit.sh overnight still queued or running ($jobs_left); wait for them (the last one writes the report) or scancel them to go on here" >&2
+  exit 2
 fi
 # --fresh empties DIR (following it if it is a symlink), only when it is a run's
 # directory (or empty): never a checkout, a home or any other folder given by mistake.

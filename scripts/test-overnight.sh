@@ -5,7 +5,8 @@
 # unoptimised binaries too slow for the 36-s budget: TD then plays 3 games/s):
 #  1. `overnight.sh --quick --hours H` ends within H plus a margin and writes its report
 #     (with no cargo on PATH: BGKIT_BIN needs no toolchain); a second run on its
-#     directory while it runs, even with --fresh, is refused and removes nothing;
+#     directory while it runs, even with --fresh, is refused, naming the run's process,
+#     and removes nothing;
 #  1b. a step fails when any of its commands fails, not only its last;
 #  2. a second run is killed with SIGKILL (the whole process group) once in each of its
 #     steps, then rerun each time: it resumes and completes every step of its rounds
@@ -37,7 +38,7 @@ pass() { echo "PASS $* [$((SECONDS - t0)) s]"; }
 fail() { echo "FAIL $* [$((SECONDS - t0)) s]"; failures=$((failures + 1)); }
 
 # Toy sizes: the budget decides, these only keep the steps short.
-export SAMPLE_GAMES=40 MAX_POSITIONS=600 LABEL_GAMES=40 LABEL_POSITIONS=600 BENCH_GAMES=20 BENCH_POSITIONS=60 ROUND_DUEL_GAMES=200 DUEL_GAMES=400
+export OVERNIGHT_TOY=1 # scripts/overnight-profiles.sh
 hours=0.01 # 36 s
 budget=36
 margin=12
@@ -73,7 +74,7 @@ for _ in $(seq 600); do
 done
 second_rc=0
 "$here/overnight.sh" --quick --fresh --hours "$hours" --dir "$scratch/a" >"$scratch/second.log" 2>&1 || second_rc=$?
-if [ "$second_rc" = 2 ] && grep -q "is in use by another run" "$scratch/second.log" && [ -e "$scratch/a/steps/bearoff.done" ]; then
+if [ "$second_rc" = 2 ] && grep -q "is in use by another run (held by $a_pid (" "$scratch/second.log" && [ -e "$scratch/a/steps/bearoff.done" ]; then
   pass "lock: a second run (--fresh) on a running run's directory: exit 2, '$(head -n 1 "$scratch/second.log")', nothing removed"
 else
   fail "lock: a second run on a running run's directory: exit $second_rc, $(head -n 2 "$scratch/second.log"), bearoff.done $([ -e "$scratch/a/steps/bearoff.done" ] && echo kept || echo gone)"

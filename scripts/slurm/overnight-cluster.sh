@@ -6,7 +6,8 @@
 # step, each after the one it needs. Each step leaves DIR/steps/NAME.done as
 # overnight.sh does, so the last job (scripts/overnight.sh itself, with BGKIT_BIN)
 # finds every step done and writes DIR/report.md; that script also resumes on one
-# machine whatever the cluster left unfinished.
+# machine whatever the cluster left unfinished, once no job of DIR/slurm/jobs is queued
+# (scancel those left waiting on a failed one).
 # The sizes are overnight.sh's (scripts/overnight-profiles.sh, sourced by both),
 # overridable by the same environment variables.
 # shellcheck shell=bash
@@ -25,7 +26,25 @@ if [ -f "$dir/labels" ] && [ "$(cat "$dir/labels")" != "$labels" ]; then
   die "$dir was started with --labels $(cat "$dir/labels") (use another --dir)"
 fi
 [ -x "$BGKIT_BIN/gen-bearoff" ] || die "no gen-bearoff in BGKIT_BIN=$BGKIT_BIN"
+# One run per DIR, as overnight.sh's: refused while a run on this machine holds DIR's
+# lock or an earlier submission's jobs are queued or running. DIR/slurm/jobs lists the
+# jobs submitted here, which overnight.sh (but for the report job) waits on in turn.
+# shellcheck source=../run-lock.sh
+. "$root/scripts/run-lock.sh"
+mkdir -p "$dir"
+if command -v flock >/dev/null; then
+  lock_rc=0
+  flock -E 75 -n -s "$dir" true 2>/dev/null || lock_rc=$?
+  if [ "$lock_rc" = 75 ]; then
+    holders=$(run_holders "$dir")
+    die "$dir is in use by a run on this machine${holders:+ (held by $holders)}; wait for it to end or stop it"
+  fi
+fi
+jobs_left=$(run_jobs "$dir" submit.sh)
+[ -z "$jobs_left" ] || die "$dir is in use by jobs of an earlier submission still queued or running ($jobs_left); wait for them or scancel them"
 mkdir -p "$dir/steps" "$dir/logs" "$dir/data" "$dir/slurm"
+export JOBS_FILE="$dir/slurm/jobs"
+: >"$JOBS_FILE"
 echo "$labels" >"$dir/labels"
 export DONE_DIR="$dir/steps"
 base=$dir/slurm

@@ -16,6 +16,8 @@
 #                       [--labels search|rollout] [common]
 #                       scripts/overnight.sh's pipeline, its sampling, labels (or
 #                       rollouts) and benchmark build as arrays, its duels in parallel
+#                       (refused while DIR is in use: by a run of overnight.sh, or
+#                       by the jobs of an earlier submission, listed in DIR/slurm/jobs)
 #   submit.sh requeue JOBID_TASK...   rerun array tasks that were cancelled or failed
 #                       (they resume from their journals) and re-arm the jobs waiting
 #                       on their arrays (Slurm never releases an afterok dependency on
@@ -103,15 +105,17 @@ for tool in datasets trainer; do
 done
 
 # sub SCRIPT [SBATCH-OPTIONS...]: submits SCRIPT with the environment (set VAR=... in
-# front), logs in $WORK/logs; prints the job id.
+# front), logs in $WORK/logs; prints the job id (and adds it to $JOBS_FILE if set).
 sub() {
-  local script=$1
+  local script=$1 id
   shift
   mkdir -p "$WORK/logs"
   local dep=()
   [ -n "$after" ] && dep=(--dependency="afterok:$after")
-  sbatch --parsable --export=ALL --cpus-per-task="$cpus" --output="$WORK/logs/%x-%A_%a.out" \
-    "${dep[@]}" "$@" "$here/$script" | cut -d';' -f1
+  id=$(sbatch --parsable --export=ALL --cpus-per-task="$cpus" --output="$WORK/logs/%x-%A_%a.out" \
+    "${dep[@]}" "$@" "$here/$script" | cut -d';' -f1)
+  [ -z "${JOBS_FILE:-}" ] || echo "$id" >>"$JOBS_FILE"
+  echo "$id"
 }
 # args NAME ARG...: the arguments of NAME's tasks, NUL-separated.
 args() {

@@ -14,7 +14,9 @@
 # mid-way with scancel and requeued (another takes its claim over); skipped, saying so,
 # when this gen-bearoff has no two-sided workers, or with BGKIT_SLURM_TWOSIDED=skip;
 # `submit.sh overnight` at toy sizes gives what scripts/overnight.sh gives on one machine
-# (the nets, labels, benchmark set and final duels).
+# (the nets, labels, benchmark set and final duels); while its jobs are queued,
+# overnight.sh and a second submission on its directory are refused, and so is a
+# submission on the directory of a running overnight.sh.
 # Needs slurm-wlm and munge (apt-get install slurm-wlm munge) and the bgkit binaries in
 # $BGKIT_BIN (default: target/release, else target/debug). Prints one line per check;
 # exit 0 when all pass.
@@ -169,10 +171,36 @@ fi
 # with every step of the one-machine run done, and the TD net, the benchmark set, the
 # round's labels and nets, the final fit and every final duel's result are the same
 # bytes and numbers (only paths and seconds differ).
-toy=(SAMPLE_GAMES=40 MAX_POSITIONS=600 LABEL_GAMES=40 LABEL_POSITIONS=600 BENCH_GAMES=20
-  BENCH_POSITIONS=60 ROUND_DUEL_GAMES=200 DUEL_GAMES=400 TD_GAMES=4000 TD_MINUTES=60)
+toy=(OVERNIGHT_TOY=1 TD_GAMES=4000 TD_MINUTES=60) # scripts/overnight-profiles.sh
 id=$(env "${toy[@]}" "$here/submit.sh" overnight --tasks 2 --quick --rounds 1 --dir "$scratch/ov-slurm" 2>>"$scratch/submit.log")
-env "${toy[@]}" "$root/scripts/overnight.sh" --quick --rounds 1 --threads 1 --dir "$scratch/ov-one" >ov-one.log 2>&1 || true
+# While its jobs are queued or running, overnight.sh on its directory and a second
+# submission there are refused (exit 2), and the list of its jobs stays as it was.
+jobs_before=$(cat "$scratch/ov-slurm/slurm/jobs" 2>/dev/null || true)
+busy_rc=0 again_rc=0
+env "${toy[@]}" "$root/scripts/overnight.sh" --quick --rounds 1 --dir "$scratch/ov-slurm" >ov-busy.log 2>&1 || busy_rc=$?
+"$here/submit.sh" overnight --tasks 2 --quick --rounds 1 --dir "$scratch/ov-slurm" >/dev/null 2>ov-again.log || again_rc=$?
+if [ "$busy_rc" = 2 ] && grep -q "in use by Slurm jobs .*\b$id\b" ov-busy.log && [ "$again_rc" = 2 ] \
+  && grep -q "in use by jobs of an earlier submission" ov-again.log && [ "$(cat "$scratch/ov-slurm/slurm/jobs")" = "$jobs_before" ]; then
+  pass "overnight: while its $(wc -l <<<"$jobs_before") jobs are queued, overnight.sh and a second submission on its directory are refused"
+else
+  fail "overnight: on a directory with queued jobs, overnight.sh gave exit $busy_rc ($(head -n 1 ov-busy.log)), a second submission exit $again_rc ($(head -n 1 ov-again.log))"
+fi
+env "${toy[@]}" "$root/scripts/overnight.sh" --quick --rounds 1 --threads 1 --dir "$scratch/ov-one" >ov-one.log 2>&1 &
+one_pid=$!
+# While that run holds its directory, a submission there is refused, naming the run.
+for _ in $(seq 600); do
+  [ -d "$scratch/ov-one" ] && ! flock -n -s "$scratch/ov-one" true 2>/dev/null && break
+  sleep 0.05
+done
+held_rc=0
+"$here/submit.sh" overnight --tasks 2 --quick --rounds 1 --dir "$scratch/ov-one" >/dev/null 2>ov-held.log || held_rc=$?
+if [ "$held_rc" = 2 ] && grep -q "in use by a run on this machine (held by .*\b$one_pid (" ov-held.log \
+  && [ ! -e "$scratch/ov-one/slurm" ]; then
+  pass "overnight: a submission on the directory of a running overnight.sh is refused: $(head -n 1 ov-held.log | cut -c1-160)"
+else
+  fail "overnight: a submission on the directory of a running overnight.sh: exit $held_rc, $(head -n 1 ov-held.log)"
+fi
+wait "$one_pid" || true
 if [ ! -f "$scratch/ov-one/report.md" ]; then
   fail "overnight: the one-machine run failed: $(tail -n 3 ov-one.log)"
 elif wait_for "$id" 900 && [ -f "$scratch/ov-slurm/report.md" ]; then

@@ -1,0 +1,43 @@
+# Who is using a run directory of the overnight pipeline (sourced by scripts/overnight.sh
+# and scripts/slurm/submit.sh). A run on one machine holds a flock on DIR, which the
+# tools of its steps inherit; a `submit.sh overnight` on DIR lists the jobs it submitted
+# in DIR/slurm/jobs, and they count as using DIR while Slurm has them queued or running.
+# shellcheck shell=bash
+
+# run_holders DIR: the processes that have DIR open, as "PID (COMMAND)", comma-separated,
+# oldest first, one per command line (at most 3); the caller should close its own
+# descriptor on DIR first.
+run_holders() {
+  local real pattern pid cmd out=()
+  real=$(cd "$1" 2>/dev/null && pwd -P) || return 0
+  pattern=$(printf '%s' "$real" | sed 's/[][*?\\]/\\&/g') # find -lname takes a glob
+  while read -r pid; do
+    [ "$pid" = "$$" ] && continue
+    cmd=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | cut -c1-80) || continue
+    # A subshell of a process already listed (the same command line) adds nothing.
+    case " ${out[*]} " in *"(${cmd% })"*) continue ;; esac
+    out+=("$pid (${cmd% })")
+  done < <(find /proc/[0-9]*/fd -maxdepth 1 -lname "$pattern" 2>/dev/null | cut -d/ -f3 | sort -nu)
+  local text="" one
+  for one in "${out[@]:0:3}"; do text+="${text:+, }$one"; done
+  [ ${#out[@]} -le 3 ] || text+=" and $((${#out[@]} - 3)) more"
+  printf '%s' "$text"
+}
+
+# run_jobs DIR TOOL: the jobs of DIR/slurm/jobs that Slurm still has queued or running,
+# space-separated (the job this runs in left out); nothing without that file or squeue.
+# A failing squeue is a warning on stderr, in TOOL's name.
+run_jobs() {
+  local file="$1/slurm/jobs" ids err rc=0 active
+  [ -s "$file" ] && command -v squeue >/dev/null || return 0
+  ids=$(grep -vx "${SLURM_JOB_ID:-none}" "$file" | paste -sd, -) || true
+  [ -n "$ids" ] || return 0
+  err=$(mktemp)
+  active=$(squeue -h -t PD,R,S,CF,RQ,RH,RS,ST -j "$ids" -o %i 2>"$err") || rc=$?
+  # squeue fails when none of the ids is known any more (all ended long ago).
+  if [ "$rc" != 0 ] && ! grep -q 'Invalid job id' "$err"; then
+    echo "$2: warning: cannot ask Slurm about the jobs in $file: $(head -n 1 "$err")" >&2
+  fi
+  rm -f "$err"
+  printf '%s' "$active" | paste -sd' ' -
+}
