@@ -128,7 +128,7 @@ if command -v flock >/dev/null; then
 fi
 jobs_left=$(run_jobs "$dir" overnight.sh)
 if [ -n "$jobs_left" ]; then
-  echo "overnight.sh: $dir is in use by Slurm jobs of submit.sh overnight still queued or running ($jobs_left); wait for them (the last one writes the report) or scancel them to go on here" >&2
+  echo "overnight.sh: $dir is in use by Slurm jobs of submit.sh overnight still in the queue ($jobs_left); wait for them (the last one writes the report), or scancel them to go on here (jobs waiting on a failed one never start)" >&2
   exit 2
 fi
 # --fresh empties DIR (following it if it is a symlink), only when it is a run's

@@ -5,7 +5,7 @@
 # shellcheck shell=bash
 
 # run_holders DIR: the processes that have DIR open, as "PID (COMMAND)", comma-separated,
-# oldest first, one per command line (at most 3); the caller should close its own
+# lowest PID first, one per command line (at most 3); the caller should close its own
 # descriptor on DIR first.
 run_holders() {
   local real pattern pid cmd out=()
@@ -13,7 +13,7 @@ run_holders() {
   pattern=$(printf '%s' "$real" | sed 's/[][*?\\]/\\&/g') # find -lname takes a glob
   while read -r pid; do
     [ "$pid" = "$$" ] && continue
-    cmd=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | cut -c1-80) || continue
+    cmd=$(tr '\0' ' ' 2>/dev/null <"/proc/$pid/cmdline" | cut -c1-80) || continue # it may have ended
     # A subshell of a process already listed (the same command line) adds nothing.
     case " ${out[*]} " in *"(${cmd% })"*) continue ;; esac
     out+=("$pid (${cmd% })")
@@ -24,20 +24,25 @@ run_holders() {
   printf '%s' "$text"
 }
 
-# run_jobs DIR TOOL: the jobs of DIR/slurm/jobs that Slurm still has queued or running,
-# space-separated (the job this runs in left out); nothing without that file or squeue.
-# A failing squeue is a warning on stderr, in TOOL's name.
+# run_jobs DIR TOOL: the jobs of DIR/slurm/jobs still in Slurm's queue, space-separated
+# (the job this runs in left out): every state but those of an ended job (a job that is
+# completing counts as ended: the report job's dependencies may still be completing
+# when it starts). Nothing without that file, or where squeue is missing or cannot
+# reach the controller (a warning on stderr, in TOOL's name).
 run_jobs() {
-  local file="$1/slurm/jobs" ids err rc=0 active
+  local file="$1/slurm/jobs" ids err rc=0 listed
   [ -s "$file" ] && command -v squeue >/dev/null || return 0
   ids=$(grep -vx "${SLURM_JOB_ID:-none}" "$file" | paste -sd, -) || true
   [ -n "$ids" ] || return 0
   err=$(mktemp)
-  active=$(squeue -h -t PD,R,S,CF,RQ,RH,RS,ST -j "$ids" -o %i 2>"$err") || rc=$?
-  # squeue fails when none of the ids is known any more (all ended long ago).
+  # The user's SQUEUE_* defaults must not filter the list.
+  listed=$(env -u SQUEUE_ACCOUNT -u SQUEUE_NAMES -u SQUEUE_PARTITION -u SQUEUE_QOS -u SQUEUE_STATES \
+    -u SQUEUE_USERS squeue -h --states=all --jobs="$ids" -o '%i %T' 2>"$err") || rc=$?
+  # squeue fails with "Invalid job id" when given one id that Slurm no longer knows.
   if [ "$rc" != 0 ] && ! grep -q 'Invalid job id' "$err"; then
     echo "$2: warning: cannot ask Slurm about the jobs in $file: $(head -n 1 "$err")" >&2
   fi
   rm -f "$err"
-  printf '%s' "$active" | paste -sd' ' -
+  printf '%s\n' "$listed" | awk '$2 !~ /^(COMPLETED|COMPLETING|CANCELLED|FAILED|TIMEOUT|NODE_FAIL|PREEMPTED|BOOT_FAIL|DEADLINE|OUT_OF_MEMORY|REVOKED)$/ && NF { print $1 }' \
+    | paste -sd' ' -
 }

@@ -26,25 +26,28 @@ if [ -f "$dir/labels" ] && [ "$(cat "$dir/labels")" != "$labels" ]; then
   die "$dir was started with --labels $(cat "$dir/labels") (use another --dir)"
 fi
 [ -x "$BGKIT_BIN/gen-bearoff" ] || die "no gen-bearoff in BGKIT_BIN=$BGKIT_BIN"
-# One run per DIR, as overnight.sh's: refused while a run on this machine holds DIR's
-# lock or an earlier submission's jobs are queued or running. DIR/slurm/jobs lists the
-# jobs submitted here, which overnight.sh (but for the report job) waits on in turn.
+# One run per DIR, as overnight.sh's: refused while a run of overnight.sh (or another
+# submission) holds DIR's lock, or an earlier submission's jobs are queued or running.
+# The lock is held while the jobs are submitted; DIR/slurm/jobs lists them, and
+# overnight.sh (but in the report job) refuses DIR while one of them is in the queue.
 # shellcheck source=../run-lock.sh
 . "$root/scripts/run-lock.sh"
 mkdir -p "$dir"
 if command -v flock >/dev/null; then
+  exec 8<"$dir"
   lock_rc=0
-  flock -E 75 -n -s "$dir" true 2>/dev/null || lock_rc=$?
+  flock -E 75 -n 8 2>/dev/null || lock_rc=$?
   if [ "$lock_rc" = 75 ]; then
+    exec 8<&-
     holders=$(run_holders "$dir")
-    die "$dir is in use by a run on this machine${holders:+ (held by $holders)}; wait for it to end or stop it"
+    die "$dir is in use by a run of overnight.sh or a submission${holders:+ (held by $holders)}; wait for it to end or stop it"
   fi
 fi
 jobs_left=$(run_jobs "$dir" submit.sh)
-[ -z "$jobs_left" ] || die "$dir is in use by jobs of an earlier submission still queued or running ($jobs_left); wait for them or scancel them"
+[ -z "$jobs_left" ] || die "$dir is in use by jobs of an earlier submission still in the queue ($jobs_left); wait for them, or scancel them (jobs waiting on a failed one never start)"
 mkdir -p "$dir/steps" "$dir/logs" "$dir/data" "$dir/slurm"
-export JOBS_FILE="$dir/slurm/jobs"
-: >"$JOBS_FILE"
+jobs_file="$dir/slurm/jobs"
+: >"$jobs_file"
 echo "$labels" >"$dir/labels"
 export DONE_DIR="$dir/steps"
 base=$dir/slurm

@@ -71,7 +71,7 @@ if [ "$job" = requeue ]; then
 fi
 
 tasks="" games="" input="" out="" work="" cpus=1 after="" dir="" weights="" trials=36 truncate=""
-seed=1 epochs=10 quick=0 rounds="" labels="" positional=() extra=()
+seed=1 epochs=10 quick=0 rounds="" labels="" positional=() extra=() jobs_file=""
 need() { [ $# -ge 2 ] || die "$1 needs a value"; }
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -105,7 +105,9 @@ for tool in datasets trainer; do
 done
 
 # sub SCRIPT [SBATCH-OPTIONS...]: submits SCRIPT with the environment (set VAR=... in
-# front), logs in $WORK/logs; prints the job id (and adds it to $JOBS_FILE if set).
+# front), logs in $WORK/logs; prints the job id (and adds it to $jobs_file if set). It
+# runs in a command substitution, where bash does not apply `set -e`: a failed sbatch
+# is returned explicitly, which stops submit.sh at the caller's assignment.
 sub() {
   local script=$1 id
   shift
@@ -113,8 +115,10 @@ sub() {
   local dep=()
   [ -n "$after" ] && dep=(--dependency="afterok:$after")
   id=$(sbatch --parsable --export=ALL --cpus-per-task="$cpus" --output="$WORK/logs/%x-%A_%a.out" \
-    "${dep[@]}" "$@" "$here/$script" | cut -d';' -f1)
-  [ -z "${JOBS_FILE:-}" ] || echo "$id" >>"$JOBS_FILE"
+    "${dep[@]}" "$@" "$here/$script") || return
+  id=${id%%;*}
+  [ -n "$id" ] || { echo "submit.sh: sbatch printed no job id for $script" >&2; return 1; }
+  [ -z "$jobs_file" ] || echo "$id" >>"$jobs_file" || return
   echo "$id"
 }
 # args NAME ARG...: the arguments of NAME's tasks, NUL-separated.

@@ -92,6 +92,22 @@ else
   fail "sample: 3 tasks + merge differ from one process"
 fi
 
+# --- a refused submission stops submit.sh -------------------------------------------
+# An sbatch that refuses the second job (the merge; as a submit limit would): submit.sh
+# must fail there, not go on to submit jobs with no dependency.
+mkdir -p fake-sbatch
+printf '#!/bin/sh\nn=$(($(cat "$0.n" 2>/dev/null || echo 0) + 1)); echo "$n" >"$0.n"\n[ "$n" = 2 ] && { echo "sbatch: error: refused (test)" >&2; exit 1; }\necho "$((9000 + n))"\n' \
+  >fake-sbatch/sbatch
+chmod +x fake-sbatch/sbatch
+refused_rc=0
+PATH="$scratch/fake-sbatch:$PATH" "$here/submit.sh" sample --tasks 2 --games 4 -o refused.csv >refused.out 2>refused.err \
+  || refused_rc=$?
+if [ "$refused_rc" != 0 ] && [ "$(cat fake-sbatch/sbatch.n)" = 2 ] && grep -q 'refused (test)' refused.err && [ ! -s refused.out ]; then
+  pass "refused submission: sbatch's refusal of the merge stops submit.sh (exit $refused_rc, no later job)"
+else
+  fail "refused submission: exit $refused_rc after $(cat fake-sbatch/sbatch.n) sbatch calls, stdout '$(cat refused.out)'"
+fi
+
 # --- rollout: 4 tasks, one killed mid-way and requeued --------------------------------
 head -n 25 sample-one.csv >positions.csv
 rargs=(--trials 72 --truncate 6 --seed 3)
@@ -194,7 +210,7 @@ for _ in $(seq 600); do
 done
 held_rc=0
 "$here/submit.sh" overnight --tasks 2 --quick --rounds 1 --dir "$scratch/ov-one" >/dev/null 2>ov-held.log || held_rc=$?
-if [ "$held_rc" = 2 ] && grep -q "in use by a run on this machine (held by .*\b$one_pid (" ov-held.log \
+if [ "$held_rc" = 2 ] && grep -q "in use by a run of overnight.sh .*(held by .*\b$one_pid (" ov-held.log \
   && [ ! -e "$scratch/ov-one/slurm" ]; then
   pass "overnight: a submission on the directory of a running overnight.sh is refused: $(head -n 1 ov-held.log | cut -c1-160)"
 else
