@@ -120,7 +120,7 @@ if command -v flock >/dev/null; then
   if [ "$lock_rc" = 75 ]; then
     exec 9<&-
     holders=$(run_holders "$dir")
-    echo "overnight.sh: $dir is in use by another run${holders:+ (held by $holders)}; wait for it to end or stop it" >&2
+    echo "overnight.sh: $dir is in use by another run or a submission${holders:+ (held by $holders)}; wait for it to end or stop it" >&2
     exit 2
   elif [ "$lock_rc" != 0 ]; then
     echo "overnight.sh: warning: cannot lock $dir (flock exit $lock_rc; its filesystem may not support it): running without the lock" >&2

@@ -1,7 +1,8 @@
 # Who is using a run directory of the overnight pipeline (sourced by scripts/overnight.sh
 # and scripts/slurm/submit.sh). A run on one machine holds a flock on DIR, which the
-# tools of its steps inherit; a `submit.sh overnight` on DIR lists the jobs it submitted
-# in DIR/slurm/jobs, and they count as using DIR while Slurm has them queued or running.
+# tools of its steps inherit; a `submit.sh overnight` on DIR holds it while it submits
+# and lists the jobs it submitted in DIR/slurm/jobs, and they count as using DIR while
+# they are in Slurm's queue.
 # shellcheck shell=bash
 
 # run_holders DIR: the processes that have DIR open, as "PID (COMMAND)", comma-separated,
@@ -25,10 +26,11 @@ run_holders() {
 }
 
 # run_jobs DIR TOOL: the jobs of DIR/slurm/jobs still in Slurm's queue, space-separated
-# (the job this runs in left out): every state but those of an ended job (a job that is
-# completing counts as ended: the report job's dependencies may still be completing
-# when it starts). Nothing without that file, or where squeue is missing or cannot
-# reach the controller (a warning on stderr, in TOOL's name).
+# (the job this runs in left out): every state but those of an ended job. Inside a job
+# (the report job, whose dependencies may still be completing when it starts) a
+# completing job counts as ended; elsewhere as in the queue (a job being requeued shows
+# as completing for a moment). Nothing without that file, or where squeue is missing or
+# cannot reach the controller (a warning on stderr, in TOOL's name).
 run_jobs() {
   local file="$1/slurm/jobs" ids err rc=0 listed
   [ -s "$file" ] && command -v squeue >/dev/null || return 0
@@ -36,13 +38,15 @@ run_jobs() {
   [ -n "$ids" ] || return 0
   err=$(mktemp)
   # The user's SQUEUE_* defaults must not filter the list.
-  listed=$(env -u SQUEUE_ACCOUNT -u SQUEUE_NAMES -u SQUEUE_PARTITION -u SQUEUE_QOS -u SQUEUE_STATES \
-    -u SQUEUE_USERS squeue -h --states=all --jobs="$ids" -o '%i %T' 2>"$err") || rc=$?
+  listed=$(env -u SQUEUE_ACCOUNT -u SQUEUE_LICENSES -u SQUEUE_LOCAL -u SQUEUE_NAMES -u SQUEUE_PARTITION \
+    -u SQUEUE_QOS -u SQUEUE_SIBLING -u SQUEUE_STATES -u SQUEUE_USERS \
+    squeue -h --states=all --jobs="$ids" -o '%i %T' 2>"$err") || rc=$?
   # squeue fails with "Invalid job id" when given one id that Slurm no longer knows.
   if [ "$rc" != 0 ] && ! grep -q 'Invalid job id' "$err"; then
     echo "$2: warning: cannot ask Slurm about the jobs in $file: $(head -n 1 "$err")" >&2
   fi
   rm -f "$err"
-  printf '%s\n' "$listed" | awk '$2 !~ /^(COMPLETED|COMPLETING|CANCELLED|FAILED|TIMEOUT|NODE_FAIL|PREEMPTED|BOOT_FAIL|DEADLINE|OUT_OF_MEMORY|REVOKED)$/ && NF { print $1 }' \
-    | paste -sd' ' -
+  local ended='COMPLETED|CANCELLED|FAILED|TIMEOUT|NODE_FAIL|PREEMPTED|BOOT_FAIL|DEADLINE|OUT_OF_MEMORY|REVOKED'
+  [ -z "${SLURM_JOB_ID:-}" ] || ended+='|COMPLETING'
+  printf '%s\n' "$listed" | awk -v ended="^($ended)\$" 'NF && $2 !~ ended { print $1 }' | paste -sd' ' -
 }

@@ -74,7 +74,7 @@ for _ in $(seq 600); do
 done
 second_rc=0
 "$here/overnight.sh" --quick --fresh --hours "$hours" --dir "$scratch/a" >"$scratch/second.log" 2>&1 || second_rc=$?
-if [ "$second_rc" = 2 ] && grep -q "is in use by another run (held by .*\b$a_pid (" "$scratch/second.log" && [ -e "$scratch/a/steps/bearoff.done" ]; then
+if [ "$second_rc" = 2 ] && grep -q "is in use by another run or a submission (held by .*\b$a_pid (" "$scratch/second.log" && [ -e "$scratch/a/steps/bearoff.done" ]; then
   pass "lock: a second run (--fresh) on a running run's directory: exit 2, '$(head -n 1 "$scratch/second.log")', nothing removed"
 else
   fail "lock: a second run on a running run's directory: exit $second_rc, $(head -n 2 "$scratch/second.log"), bearoff.done $([ -e "$scratch/a/steps/bearoff.done" ] && echo kept || echo gone)"

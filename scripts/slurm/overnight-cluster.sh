@@ -41,6 +41,8 @@ if command -v flock >/dev/null; then
     exec 8<&-
     holders=$(run_holders "$dir")
     die "$dir is in use by a run of overnight.sh or a submission${holders:+ (held by $holders)}; wait for it to end or stop it"
+  elif [ "$lock_rc" != 0 ]; then
+    echo "submit.sh: warning: cannot lock $dir (flock exit $lock_rc; its filesystem may not support it): submitting without the lock" >&2
   fi
 fi
 jobs_left=$(run_jobs "$dir" submit.sh)

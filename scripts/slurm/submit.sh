@@ -16,8 +16,9 @@
 #                       [--labels search|rollout] [common]
 #                       scripts/overnight.sh's pipeline, its sampling, labels (or
 #                       rollouts) and benchmark build as arrays, its duels in parallel
-#                       (refused while DIR is in use: by a run of overnight.sh, or
-#                       by the jobs of an earlier submission, listed in DIR/slurm/jobs)
+#                       (refused while DIR is in use: by a run of overnight.sh or a
+#                       submission, which holds DIR's lock while it submits, or by
+#                       the jobs of an earlier submission, listed in DIR/slurm/jobs)
 #   submit.sh requeue JOBID_TASK...   rerun array tasks that were cancelled or failed
 #                       (they resume from their journals) and re-arm the jobs waiting
 #                       on their arrays (Slurm never releases an afterok dependency on
@@ -46,6 +47,18 @@ job=$1
 shift
 case "$job" in -h|--help) usage; exit 0 ;; esac
 command -v sbatch >/dev/null || die "sbatch is not on PATH (no Slurm here?)"
+# The jobs submitted so far: when a later submission fails, submit.sh names them (they
+# run on, but the jobs meant to follow them were never submitted).
+submitted=$(mktemp)
+# shellcheck disable=SC2317 # called by the trap
+on_exit() {
+  local rc=$?
+  if [ "$rc" != 0 ] && [ -s "$submitted" ]; then
+    echo "submit.sh: stopped after submitting $(paste -sd' ' "$submitted"): cancel them with scancel $(paste -sd' ' "$submitted")" >&2
+  fi
+  rm -f "$submitted"
+}
+trap on_exit EXIT
 
 if [ "$job" = requeue ]; then
   [ $# -gt 0 ] || die "requeue needs array task ids (JOBID_TASK, e.g. 123_4)"
@@ -105,19 +118,21 @@ for tool in datasets trainer; do
 done
 
 # sub SCRIPT [SBATCH-OPTIONS...]: submits SCRIPT with the environment (set VAR=... in
-# front), logs in $WORK/logs; prints the job id (and adds it to $jobs_file if set). It
-# runs in a command substitution, where bash does not apply `set -e`: a failed sbatch
-# is returned explicitly, which stops submit.sh at the caller's assignment.
+# front), logs in $WORK/logs; prints the job id (and adds it to $jobs_file if set, and
+# to $submitted). It runs in a command substitution, where bash does not apply
+# `set -e`: each failure is returned explicitly, which stops submit.sh at the caller's
+# assignment.
 sub() {
   local script=$1 id
   shift
-  mkdir -p "$WORK/logs"
+  mkdir -p "$WORK/logs" || return
   local dep=()
   [ -n "$after" ] && dep=(--dependency="afterok:$after")
   id=$(sbatch --parsable --export=ALL --cpus-per-task="$cpus" --output="$WORK/logs/%x-%A_%a.out" \
-    "${dep[@]}" "$@" "$here/$script") || return
+    "${dep[@]}" "$@" "$here/$script" 8<&-) || return
   id=${id%%;*}
-  [ -n "$id" ] || { echo "submit.sh: sbatch printed no job id for $script" >&2; return 1; }
+  [[ "$id" =~ ^[0-9]+$ ]] || { echo "submit.sh: sbatch printed '$id', not a job id, for $script" >&2; return 1; }
+  echo "$id" >>"$submitted" || return
   [ -z "$jobs_file" ] || echo "$id" >>"$jobs_file" || return
   echo "$id"
 }

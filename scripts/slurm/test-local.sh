@@ -13,6 +13,7 @@
 # level) + assembly has the md5 of `makebearoff -t 6x8`, also after worker 1 is killed
 # mid-way with scancel and requeued (another takes its claim over); skipped, saying so,
 # when this gen-bearoff has no two-sided workers, or with BGKIT_SLURM_TWOSIDED=skip;
+# a submission that sbatch refuses half-way stops submit.sh, naming the jobs it submitted;
 # `submit.sh overnight` at toy sizes gives what scripts/overnight.sh gives on one machine
 # (the nets, labels, benchmark set and final duels); while its jobs are queued,
 # overnight.sh and a second submission on its directory are refused, and so is a
@@ -93,19 +94,22 @@ else
 fi
 
 # --- a refused submission stops submit.sh -------------------------------------------
-# An sbatch that refuses the second job (the merge; as a submit limit would): submit.sh
-# must fail there, not go on to submit jobs with no dependency.
+# An sbatch that refuses the second job (the sampling's merge; as a submit limit would):
+# `submit.sh pipeline` must fail there, naming the job it submitted, not go on to
+# submit the rollout and training (3 more jobs) with no dependency.
 mkdir -p fake-sbatch
 printf '#!/bin/sh\nn=$(($(cat "$0.n" 2>/dev/null || echo 0) + 1)); echo "$n" >"$0.n"\n[ "$n" = 2 ] && { echo "sbatch: error: refused (test)" >&2; exit 1; }\necho "$((9000 + n))"\n' \
   >fake-sbatch/sbatch
 chmod +x fake-sbatch/sbatch
 refused_rc=0
-PATH="$scratch/fake-sbatch:$PATH" "$here/submit.sh" sample --tasks 2 --games 4 -o refused.csv >refused.out 2>refused.err \
+PATH="$scratch/fake-sbatch:$PATH" "$here/submit.sh" pipeline --tasks 2 --games 4 --dir refused >refused.out 2>refused.err \
   || refused_rc=$?
-if [ "$refused_rc" != 0 ] && [ "$(cat fake-sbatch/sbatch.n)" = 2 ] && grep -q 'refused (test)' refused.err && [ ! -s refused.out ]; then
-  pass "refused submission: sbatch's refusal of the merge stops submit.sh (exit $refused_rc, no later job)"
+calls=$(cat fake-sbatch/sbatch.n 2>/dev/null || echo 0)
+if [ "$refused_rc" != 0 ] && [ "$calls" = 2 ] && grep -q 'refused (test)' refused.err \
+  && grep -q 'stopped after submitting 9001: cancel them' refused.err && [ ! -s refused.out ]; then
+  pass "refused submission: sbatch's refusal of the merge stops submit.sh (exit $refused_rc, no later job, job 9001 named)"
 else
-  fail "refused submission: exit $refused_rc after $(cat fake-sbatch/sbatch.n) sbatch calls, stdout '$(cat refused.out)'"
+  fail "refused submission: exit $refused_rc after $calls sbatch calls, stdout '$(cat refused.out)', $(tail -n 1 refused.err)"
 fi
 
 # --- rollout: 4 tasks, one killed mid-way and requeued --------------------------------
