@@ -113,18 +113,12 @@ mkdir -p "$dir"
 # job, which runs this script for the report, excepted).
 # shellcheck source=run-lock.sh
 . "$root/scripts/run-lock.sh"
-if command -v flock >/dev/null; then
-  exec 9<"$dir"
-  lock_rc=0
-  flock -E 75 -w 10 9 2>/dev/null || lock_rc=$?
-  if [ "$lock_rc" = 75 ]; then
-    exec 9<&-
-    holders=$(run_holders "$dir")
-    echo "overnight.sh: $dir is in use by another run or a submission${holders:+ (held by $holders)}; wait for it to end or stop it" >&2
-    exit 2
-  elif [ "$lock_rc" != 0 ]; then
-    echo "overnight.sh: warning: cannot lock $dir (flock exit $lock_rc; its filesystem may not support it): running without the lock" >&2
-  fi
+lock_rc=0
+run_lock 9 "$dir" overnight.sh -w 10 || lock_rc=$?
+if [ "$lock_rc" = 75 ]; then
+  holders=$(run_holders "$dir")
+  echo "overnight.sh: $dir is in use by another run or a submission${holders:+ (held by $holders)}; wait for it to end or stop it" >&2
+  exit 2
 fi
 jobs_left=$(run_jobs "$dir" overnight.sh)
 if [ -n "$jobs_left" ]; then

@@ -5,6 +5,24 @@
 # they are in Slurm's queue.
 # shellcheck shell=bash
 
+# run_lock FD DIR TOOL WAIT-OPTION...: opens DIR on descriptor FD (a number) and takes an
+# exclusive flock on it (WAIT-OPTION: flock's -n or -w SECONDS). Returns 75, with FD
+# closed, when another process holds it. Without flock, or where the filesystem cannot
+# lock a directory (NFS, Lustre without flock), returns 0 unlocked, with a warning in
+# TOOL's name in the second case.
+run_lock() {
+  local fd=$1 dir=$2 tool=$3 rc=0
+  shift 3
+  command -v flock >/dev/null || return 0
+  eval "exec $fd<\"\$dir\""
+  flock -E 75 "$@" "$fd" 2>/dev/null || rc=$?
+  if [ "$rc" = 75 ]; then
+    eval "exec $fd<&-"
+    return 75
+  fi
+  [ "$rc" = 0 ] || echo "$tool: warning: cannot lock $dir (flock exit $rc; its filesystem may not support it): going on without the lock" >&2
+}
+
 # run_holders DIR: the processes that have DIR open, as "PID (COMMAND)", comma-separated,
 # lowest PID first, one per command line (at most 3); the caller should close its own
 # descriptor on DIR first.

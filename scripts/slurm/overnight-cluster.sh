@@ -33,17 +33,11 @@ fi
 # shellcheck source=../run-lock.sh
 . "$root/scripts/run-lock.sh"
 mkdir -p "$dir"
-if command -v flock >/dev/null; then
-  exec 8<"$dir"
-  lock_rc=0
-  flock -E 75 -n 8 2>/dev/null || lock_rc=$?
-  if [ "$lock_rc" = 75 ]; then
-    exec 8<&-
-    holders=$(run_holders "$dir")
-    die "$dir is in use by a run of overnight.sh or a submission${holders:+ (held by $holders)}; wait for it to end or stop it"
-  elif [ "$lock_rc" != 0 ]; then
-    echo "submit.sh: warning: cannot lock $dir (flock exit $lock_rc; its filesystem may not support it): submitting without the lock" >&2
-  fi
+lock_rc=0
+run_lock 8 "$dir" submit.sh -n || lock_rc=$?
+if [ "$lock_rc" = 75 ]; then
+  holders=$(run_holders "$dir")
+  die "$dir is in use by a run of overnight.sh or a submission${holders:+ (held by $holders)}; wait for it to end or stop it"
 fi
 jobs_left=$(run_jobs "$dir" submit.sh)
 [ -z "$jobs_left" ] || die "$dir is in use by jobs of an earlier submission still in the queue ($jobs_left); wait for them, or scancel them (jobs waiting on a failed one never start)"
