@@ -121,6 +121,15 @@ impl Net {
         self.arrays().iter().all(|a| a.iter().all(|v| v.is_finite()))
     }
 
+    /// Checks a net by the rules every net of a weights file meets: 5 outputs, 1 to
+    /// 4096 hidden units, positive sigmoid slopes, finite values. `Err` says what is
+    /// wrong ("the net has ...").
+    pub fn check(&self) -> Result<(), String> {
+        let (bh, bo) = (self.beta_hidden, self.beta_output);
+        check_shape("", None, self.inputs, self.hidden, self.outputs, bh, bo)?;
+        check_finite(self, "")
+    }
+
     /// The four weight arrays in file order: hidden weights, output weights, hidden
     /// thresholds, output thresholds.
     pub fn arrays(&self) -> [&[f32]; 4] {
@@ -197,6 +206,38 @@ impl Weights {
         Weights::load_with(path, Shapes::Any)
     }
 
+    /// Checks weights built in memory by the rules a file must meet to load with
+    /// `shapes`: the count of nets (six for [`Shapes::Gnubg`], with gnubg's input counts),
+    /// each net's shape and sigmoid slopes, finite values and a version both formats
+    /// can carry. `Err` says what is wrong, naming the net.
+    pub fn check(&self, shapes: Shapes) -> Result<(), String> {
+        let count = self.nets.len();
+        if count == 0 || (shapes == Shapes::Gnubg && count != NET_INPUTS.len()) {
+            return Err(format!("{}; {}", net_count(count), shapes.wants()));
+        }
+        let numeric = self.version.trim().parse::<f32>().is_ok_and(version_ok);
+        if !numeric || self.version.trim().len() > 15 {
+            return Err(format!(
+                "bad version '{}' (expected a number such as 1.00)",
+                self.version
+            ));
+        }
+        for (n, net) in self.nets.iter().enumerate() {
+            let (bh, bo) = (net.beta_hidden, net.beta_output);
+            check_shape(
+                &net_name(n),
+                shapes.inputs(n),
+                net.inputs,
+                net.hidden,
+                net.outputs,
+                bh,
+                bo,
+            )?;
+            check_finite(net, &net_name(n))?;
+        }
+        Ok(())
+    }
+
     fn load_with(path: impl AsRef<Path>, shapes: Shapes) -> Result<Weights, WeightsError> {
         let path = path.as_ref();
         let name = path.display().to_string();
@@ -244,6 +285,9 @@ impl Weights {
             if !shapes.more(n, cur.at == bytes.len()) {
                 break;
             }
+            if let Some(short) = shapes.short(n, cur.at == bytes.len()) {
+                return Err(err(short));
+            }
             let net_name = net_name(n);
             let mut head = [[0u8; 4]; 6];
             for h in head.iter_mut() {
@@ -252,7 +296,16 @@ impl Weights {
             let count = |w: [u8; 4]| u32::from_le_bytes(w) as usize;
             let (inputs, hidden, outputs) = (count(head[0]), count(head[1]), count(head[2]));
             let (beta_hidden, beta_output) = (f32::from_le_bytes(head[4]), f32::from_le_bytes(head[5]));
-            check_shape(shapes, n, inputs, hidden, outputs, beta_hidden, beta_output).map_err(err)?;
+            check_shape(
+                &net_name,
+                shapes.inputs(n),
+                inputs,
+                hidden,
+                outputs,
+                beta_hidden,
+                beta_output,
+            )
+            .map_err(err)?;
             let mut net = Net::zeros(inputs, hidden, outputs);
             net.trained = i64::from(i32::from_le_bytes(head[3]));
             net.beta_hidden = beta_hidden;
@@ -277,7 +330,7 @@ impl Weights {
             ] {
                 array.iter_mut().for_each(|v| *v = values.next().unwrap());
             }
-            check_finite(&net, n).map_err(err)?;
+            check_finite(&net, &net_name).map_err(err)?;
             nets.push(net);
         }
         if cur.at != bytes.len() {
@@ -323,6 +376,9 @@ impl Weights {
             if !shapes.more(n, lines.peek().is_none()) {
                 break;
             }
+            if let Some(short) = shapes.short(n, lines.peek().is_none()) {
+                return Err(err(0, short));
+            }
             let net_name = net_name(n);
             let (ln, header) = lines
                 .next()
@@ -349,8 +405,16 @@ impl Weights {
                 .map(i64::from)
                 .map_err(|_| err(ln, format!("'{}' is not a count of trained positions", f[3])))?;
             let (beta_hidden, beta_output) = (real(f[4])?, real(f[5])?);
-            check_shape(shapes, n, inputs, hidden, outputs, beta_hidden, beta_output)
-                .map_err(|r| err(ln, r))?;
+            check_shape(
+                &net_name,
+                shapes.inputs(n),
+                inputs,
+                hidden,
+                outputs,
+                beta_hidden,
+                beta_output,
+            )
+            .map_err(|r| err(ln, r))?;
             let mut net = Net::zeros(inputs, hidden, outputs);
             net.trained = trained;
             net.beta_hidden = beta_hidden;
@@ -376,7 +440,7 @@ impl Weights {
                     }
                 }
             }
-            check_finite(&net, n).map_err(|r| err(0, r))?;
+            check_finite(&net, &net_name).map_err(|r| err(0, r))?;
             nets.push(net);
         }
         if let Some((ln, extra)) = lines.next() {
@@ -496,6 +560,41 @@ impl Shapes {
             Shapes::Any => n == 0 || !at_end,
         }
     }
+
+    /// The input count net number `n` must have, where these rules fix one.
+    fn inputs(self, n: usize) -> Option<usize> {
+        (self == Shapes::Gnubg).then(|| NET_INPUTS[n])
+    }
+
+    /// What these rules ask of the count of nets, for an error message.
+    fn wants(self) -> &'static str {
+        match self {
+            Shapes::Gnubg => "gnubg's weights have six (contact, race, crashed and the three pruning nets)",
+            Shapes::Any => "a weights file holds at least one net",
+        }
+    }
+
+    /// The error for a file that ends after `n` nets where these rules want more
+    /// (`Some`), or `None` where it ends inside a net.
+    fn short(self, n: usize, at_end: bool) -> Option<String> {
+        (self == Shapes::Gnubg && at_end && n > 0).then(|| format!("{}; {}", net_count(n), self.wants()))
+    }
+}
+
+/// "the contact net", or "the net" for a net of no name.
+fn the_net(name: &str) -> String {
+    if name.is_empty() {
+        "the net".to_string()
+    } else {
+        format!("the {name} net")
+    }
+}
+
+fn net_count(n: usize) -> String {
+    match n {
+        1 => "holds 1 net".to_string(),
+        n => format!("holds {n} nets"),
+    }
 }
 
 fn net_name(n: usize) -> String {
@@ -513,7 +612,7 @@ fn version_ok(v: f32) -> bool {
 /// Every weight and threshold of a net must be a finite number: a NaN or infinity
 /// would poison every evaluation (issue 19: such files loaded and gave an opening
 /// equity of -2.9998). Names the net and the value's place in the file's order.
-fn check_finite(net: &Net, n: usize) -> Result<(), String> {
+fn check_finite(net: &Net, name: &str) -> Result<(), String> {
     let names = [
         "hidden weight",
         "output weight",
@@ -524,8 +623,8 @@ fn check_finite(net: &Net, n: usize) -> Result<(), String> {
     for (array, what) in net.arrays().into_iter().zip(names) {
         if let Some(i) = array.iter().position(|v| !v.is_finite()) {
             return Err(format!(
-                "the {} net's value #{} ({what} {i}) is {}, not a finite number",
-                net_name(n),
+                "{}'s value #{} ({what} {i}) is {}, not a finite number",
+                the_net(name),
                 offset + i,
                 array[i]
             ));
@@ -536,30 +635,29 @@ fn check_finite(net: &Net, n: usize) -> Result<(), String> {
 }
 
 fn check_shape(
-    shapes: Shapes,
-    n: usize,
+    name: &str,
+    expected: Option<usize>,
     inputs: usize,
     hidden: usize,
     outputs: usize,
     bh: f32,
     bo: f32,
 ) -> Result<(), String> {
-    let name = net_name(n);
-    let expected = if shapes == Shapes::Gnubg {
-        NET_INPUTS[n]
-    } else {
-        inputs
-    };
+    let expected = expected.unwrap_or(inputs);
     if inputs == 0 || inputs > 100_000 || inputs != expected || outputs != 5 {
         return Err(format!(
-            "the {name} net has {inputs} inputs and {outputs} outputs (expected {expected} and 5)"
+            "{} has {inputs} inputs and {outputs} outputs (expected {expected} and 5)",
+            the_net(name)
         ));
     }
     if hidden == 0 || hidden > 4096 {
-        return Err(format!("the {name} net has {hidden} hidden units"));
+        return Err(format!("{} has {hidden} hidden units (1 to 4096)", the_net(name)));
     }
     if !(bh > 0.0 && bo > 0.0 && bh.is_finite() && bo.is_finite()) {
-        return Err(format!("the {name} net has invalid sigmoid slopes {bh} and {bo}"));
+        return Err(format!(
+            "{} has invalid sigmoid slopes {bh} and {bo}",
+            the_net(name)
+        ));
     }
     Ok(())
 }
@@ -608,6 +706,85 @@ mod tests {
             assert!(Weights::from_bytes(&bytes, "x").is_err());
             assert_eq!(Weights::parse(&bytes, "x", Shapes::Any).unwrap(), w);
         }
+    }
+
+    #[test]
+    fn a_file_of_fewer_nets_than_six_says_so() {
+        let mut w = tiny();
+        w.nets.truncate(1);
+        for (bytes, name) in [(w.to_text().into_bytes(), "w.weights"), (w.to_binary(), "w.wd")] {
+            let e = Weights::from_bytes(&bytes, name).unwrap_err().to_string();
+            assert_eq!(
+                e,
+                format!(
+                    "{name}: holds 1 net; gnubg's weights have six (contact, race, crashed and \
+                     the three pruning nets)"
+                )
+            );
+            assert_eq!(Weights::parse(&bytes, name, Shapes::Any).unwrap(), w);
+        }
+    }
+
+    /// Weights built in memory (the Python package's) meet the rules of a file.
+    #[test]
+    fn weights_in_memory_are_checked_as_a_file_is() {
+        assert_eq!(tiny().check(Shapes::Gnubg), Ok(()));
+        let bad = |edit: &dyn Fn(&mut Weights), shapes: Shapes| {
+            let mut w = tiny();
+            edit(&mut w);
+            let e = w.check(shapes).unwrap_err();
+            // A file with the same contents is refused with the same reason.
+            let file = Weights::parse(&w.to_binary(), "w.wd", shapes);
+            if w.version.trim().parse::<f32>().is_ok() && !w.nets.is_empty() {
+                assert_eq!(file.unwrap_err().to_string(), format!("w.wd: {e}"));
+            }
+            e
+        };
+        let e = bad(&|w| w.nets.truncate(5), Shapes::Gnubg);
+        assert!(e.starts_with("holds 5 nets; gnubg's weights have six"), "{e}");
+        assert_eq!(
+            bad(&|w| w.nets.clear(), Shapes::Any),
+            "holds 0 nets; a weights file holds at least one net"
+        );
+        let e = bad(&|w| w.nets[1] = Net::zeros(214, 4, 3), Shapes::Any);
+        assert_eq!(
+            e,
+            "the race net has 214 inputs and 3 outputs (expected 214 and 5)"
+        );
+        let e = bad(&|w| w.nets[0] = Net::zeros(200, 4, 5), Shapes::Gnubg);
+        assert_eq!(
+            e,
+            "the contact net has 200 inputs and 5 outputs (expected 250 and 5)"
+        );
+        let e = bad(&|w| w.nets[2] = Net::zeros(250, 5000, 5), Shapes::Gnubg);
+        assert_eq!(e, "the crashed net has 5000 hidden units (1 to 4096)");
+        let e = bad(&|w| w.nets[3].beta_hidden = 0.0, Shapes::Gnubg);
+        assert_eq!(e, "the prune contact net has invalid sigmoid slopes 0 and 1");
+        let e = bad(&|w| w.nets[5].output_thresholds[4] = f32::NAN, Shapes::Gnubg);
+        assert!(
+            e.starts_with("the prune race net's value #") && e.ends_with("is NaN, not a finite number"),
+            "{e}"
+        );
+        assert_eq!(
+            bad(&|w| w.version = "new".into(), Shapes::Gnubg),
+            "bad version 'new' (expected a number such as 1.00)"
+        );
+        let mut net = Net::zeros(198, 8, 3);
+        assert_eq!(
+            net.check().unwrap_err(),
+            "the net has 198 inputs and 3 outputs (expected 198 and 5)"
+        );
+        net = Net::zeros(198, 8, 5);
+        net.hidden_weights[9] = f32::INFINITY;
+        assert_eq!(
+            net.check().unwrap_err(),
+            "the net's value #9 (hidden weight 9) is inf, not a finite number"
+        );
+        let mut any = tiny();
+        any.nets = vec![Net::zeros(198, 8, 5)];
+        assert_eq!(any.nets[0].check(), Ok(()));
+        assert_eq!(any.check(Shapes::Any), Ok(()));
+        assert!(any.check(Shapes::Gnubg).is_err());
     }
 
     #[test]

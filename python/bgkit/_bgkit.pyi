@@ -16,6 +16,8 @@ PositionLike = Union[str, "Position", Board]
 """A Position ID, ``PositionID:MatchID`` or XGID (the board only), a Position or a board."""
 Positions = Union[npt.NDArray[np.uint8], Sequence[PositionLike], str, "Position"]
 """A ``(n, 2, 25)`` uint8 board array, or a list of Position IDs (or ``PositionID:MatchID``, XGIDs), Positions or boards."""
+Indices = Union[npt.NDArray[np.integer], Sequence[int]]
+"""Record numbers: a 1-D array of any integer dtype, or a list or tuple of ints."""
 
 class FileError(OSError):
     """A file is missing, unreadable or damaged; the message names it."""
@@ -68,7 +70,7 @@ class Evaluator:
     @property
     def weights_path(self) -> str: ...
     def evaluate(self, positions: Positions, plies: int = 0) -> npt.NDArray[np.float32]:
-        """``(n, 5)`` float32: win, win gammon, win backgammon, lose gammon, lose backgammon."""
+        """``(n, 5)`` float32: win, win gammon, win backgammon, lose gammon, lose backgammon; ``plies`` 0 to 4."""
     def classes(self, positions: Positions) -> npt.NDArray[np.uint8]: ...
     def best_move(
         self, position: PositionLike, die1: int, die2: int, plies: int = 0
@@ -84,7 +86,7 @@ def inputs(
     """``(n, k)`` float32 net inputs: contact/crashed 250, race 214, base 200, tesauro 198."""
 
 class Batches(Iterator[tuple[npt.NDArray[np.int64], npt.NDArray[np.float32], npt.NDArray[np.float32]]]):
-    """Mini-batches ``(indices, inputs, targets)`` in a seeded shuffled order."""
+    """Mini-batches ``(indices, inputs, targets)`` in a seeded shuffled order (threads may share one)."""
     def __iter__(self) -> Batches: ...
     def __next__(
         self,
@@ -109,15 +111,15 @@ class Dataset:
     def classes(self) -> npt.NDArray[np.uint8]: ...
     @property
     def keys(self) -> npt.NDArray[np.uint8]: ...
-    def position_ids(self, indices: Optional[npt.NDArray[np.int64]] = None) -> list[str]: ...
-    def boards(self, indices: Optional[npt.NDArray[np.int64]] = None) -> npt.NDArray[np.uint8]: ...
+    def position_ids(self, indices: Optional[Indices] = None) -> list[str]: ...
+    def boards(self, indices: Optional[Indices] = None) -> npt.NDArray[np.uint8]: ...
     def batches(
         self,
         batch_size: int,
         seed: int,
         epoch: int = 0,
         net: str = "contact",
-        indices: Optional[npt.NDArray[np.int64]] = None,
+        indices: Optional[Indices] = None,
         fixed_pip_loss: bool = False,
         drop_last: bool = False,
     ) -> Batches: ...
@@ -139,7 +141,7 @@ class Samples:
         seed: int,
         epoch: int = 0,
         net: str = "contact",
-        indices: Optional[npt.NDArray[np.int64]] = None,
+        indices: Optional[Indices] = None,
         fixed_pip_loss: bool = False,
         drop_last: bool = False,
     ) -> Batches: ...

@@ -9,9 +9,12 @@ use board::Position;
 use datasets::format::binary::{BinaryDataset, Record, HEADER_SIZE};
 use datasets::format::{Format, Sample};
 use numpy::ndarray::{ArrayView, Dim, Dimension, ShapeBuilder};
-use numpy::{Element, PyArray, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
+use numpy::{
+    Element, PyArray, PyArray1, PyArray2, PyArrayDescrMethods, PyArrayMethods, PyReadonlyArray1,
+    PyUntypedArray, PyUntypedArrayMethods,
+};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyBool, PyDict, PyList, PyTuple};
 
 use crate::errors::{file_error, guard, value_error};
 use crate::inputs::{self, Kind};
@@ -53,6 +56,8 @@ impl Source for Vec<Sample> {
 pub struct PyDataset {
     inner: Arc<BinaryDataset>,
     path: PathBuf,
+    /// The path made absolute when the file was opened (what a pickle holds).
+    absolute: PathBuf,
 }
 
 impl PyDataset {
@@ -66,24 +71,39 @@ impl PyDataset {
     ) -> PyResult<Bound<'py, PyArray<T, D>>> {
         let ds = &slf.get().inner;
         let records: &[Record] = ds.records();
-        if records.is_empty() {
-            return Ok(PyArray::zeros(slf.py(), shape, false));
-        }
-        let base = records.as_ptr().cast::<u8>();
-        // SAFETY: every index the shape and strides reach lies inside the mapped
-        // records (offset + size of T within one 56-byte record, record index < n),
-        // the field offsets are multiples of T's alignment within a record whose size
-        // (56) is too, and the map is page aligned; the array borrows `slf`, which owns
-        // the map, so the memory lives as long as the array; it is made read-only below.
-        let array = unsafe {
-            let view =
-                ArrayView::<T, D>::from_shape_ptr(shape.strides(strides), base.add(offset).cast::<T>());
-            PyArray::borrow_from_array(&view, slf.clone().into_any())
+        let array = if records.is_empty() {
+            // Nothing to view (an empty map has no address): an empty array, read-only
+            // as the views are.
+            PyArray::zeros(slf.py(), shape, false)
+        } else {
+            Self::view(slf, records, offset, shape, strides)
         };
         let kw = PyDict::new(slf.py());
         kw.set_item("write", false)?;
         array.call_method("setflags", (), Some(&kw))?;
         Ok(array)
+    }
+
+    /// A column of the mapped, non-empty `records` as an array borrowing `slf`.
+    fn view<'py, T: Element, D: Dimension>(
+        slf: &Bound<'py, Self>,
+        records: &[Record],
+        offset: usize,
+        shape: D,
+        strides: D,
+    ) -> Bound<'py, PyArray<T, D>> {
+        let base = records.as_ptr().cast::<u8>();
+        // SAFETY: every index the shape and strides reach lies inside the mapped
+        // records (offset + size of T within one 56-byte record, record index < n),
+        // the field offsets are multiples of T's alignment within a record whose size
+        // (56) is too, and the map is page aligned; the array borrows `slf`, which owns
+        // the map, so the memory lives as long as the array; [`Self::column`] makes it
+        // read-only.
+        unsafe {
+            let view =
+                ArrayView::<T, D>::from_shape_ptr(shape.strides(strides), base.add(offset).cast::<T>());
+            PyArray::borrow_from_array(&view, slf.clone().into_any())
+        }
     }
 }
 
@@ -102,6 +122,7 @@ impl PyDataset {
             let inner = py.detach(|| BinaryDataset::open(&path)).map_err(file_error)?;
             Ok(PyDataset {
                 inner: Arc::new(inner),
+                absolute: std::path::absolute(&path).unwrap_or_else(|_| path.clone()),
                 path,
             })
         })
@@ -109,6 +130,12 @@ impl PyDataset {
 
     fn __len__(&self) -> usize {
         self.inner.len()
+    }
+
+    /// Pickled as its absolute path: unpickling maps and checks the file again (multiprocessing,
+    /// PyTorch's DataLoader workers).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (PathBuf,))> {
+        Ok((slf.get_type().into_any(), (slf.get().absolute.clone(),)))
     }
 
     /// The file's path.
@@ -163,7 +190,7 @@ impl PyDataset {
 
     /// Position IDs of the records at ``indices`` (all when omitted).
     #[pyo3(signature = (indices=None))]
-    fn position_ids(&self, indices: Option<PyReadonlyArray1<'_, i64>>) -> PyResult<Vec<String>> {
+    fn position_ids(&self, indices: Indices<'_>) -> PyResult<Vec<String>> {
         guard(|| {
             Ok(gather(&*self.inner, indices)?
                 .iter()
@@ -177,7 +204,7 @@ impl PyDataset {
     fn boards<'py>(
         &self,
         py: Python<'py>,
-        indices: Option<PyReadonlyArray1<'py, i64>>,
+        indices: Indices<'py>,
     ) -> PyResult<Bound<'py, numpy::PyArray3<u8>>> {
         guard(|| Ok(convert::to_boards(py, &gather(&*self.inner, indices)?)))
     }
@@ -191,7 +218,7 @@ impl PyDataset {
         seed: u64,
         epoch: u32,
         net: &str,
-        indices: Option<PyReadonlyArray1<'_, i64>>,
+        indices: Indices<'_>,
         fixed_pip_loss: bool,
         drop_last: bool,
     ) -> PyResult<Batches> {
@@ -272,7 +299,7 @@ impl PySamples {
         seed: u64,
         epoch: u32,
         net: &str,
-        indices: Option<PyReadonlyArray1<'_, i64>>,
+        indices: Indices<'_>,
         fixed_pip_loss: bool,
         drop_last: bool,
     ) -> PyResult<Batches> {
@@ -323,40 +350,77 @@ pub fn read_dataset(py: Python<'_>, path: PathBuf, format: Option<&str>) -> PyRe
 }
 
 /// The positions at `indices` (all when `None`), checked against the source's length.
-fn gather(src: &dyn Source, indices: Option<PyReadonlyArray1<'_, i64>>) -> PyResult<Vec<Position>> {
+fn gather(src: &dyn Source, indices: Indices<'_>) -> PyResult<Vec<Position>> {
     let idx = checked_indices(src.len(), indices)?;
     idx.iter()
         .map(|&i| src.get(i as usize).map(|(p, _)| p).map_err(file_error))
         .collect()
 }
 
-fn checked_indices(n: usize, indices: Option<PyReadonlyArray1<'_, i64>>) -> PyResult<Vec<u32>> {
-    match indices {
-        None => Ok((0..n as u32).collect()),
-        Some(a) => a
-            .as_array()
-            .iter()
-            .map(|&i| {
-                if i < 0 || i as usize >= n {
-                    Err(value_error(format!(
-                        "index {i} out of range (the dataset has {n} records)"
-                    )))
-                } else {
-                    Ok(i as u32)
-                }
-            })
-            .collect(),
+/// Record numbers given from Python: an integer array (any integer dtype) or a list or
+/// tuple of ints; `None` for all records.
+type Indices<'py> = Option<Bound<'py, PyAny>>;
+
+fn checked_indices(n: usize, indices: Indices<'_>) -> PyResult<Vec<u32>> {
+    let Some(obj) = indices else {
+        return Ok((0..n as u32).collect());
+    };
+    let list = index_list(&obj)?.ok_or_else(|| {
+        let got = convert::what_is(&obj).unwrap_or_default();
+        value_error(format!(
+            "indices are record numbers: a 1-D integer array or a list of ints, got {got}"
+        ))
+    })?;
+    list.into_iter()
+        .map(|i| {
+            if i < 0 || i as usize >= n {
+                Err(value_error(format!(
+                    "index {i} out of range (the dataset has {n} records)"
+                )))
+            } else {
+                Ok(i as u32)
+            }
+        })
+        .collect()
+}
+
+/// The integers of a 1-D integer array (any integer dtype) or of a list or tuple of
+/// ints; `None` for anything else (a boolean mask, floats, a str).
+fn index_list(obj: &Bound<'_, PyAny>) -> PyResult<Option<Vec<i64>>> {
+    if let Ok(a) = obj.extract::<PyReadonlyArray1<'_, i64>>() {
+        return Ok(Some(a.as_array().to_vec()));
     }
+    if let Ok(a) = obj.cast::<PyUntypedArray>() {
+        if a.ndim() != 1 || !matches!(a.dtype().kind(), b'i' | b'u') {
+            return Ok(None);
+        }
+    } else if !(obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>()) {
+        return Ok(None);
+    }
+    let mut out = Vec::with_capacity(obj.len()?);
+    for item in obj.try_iter()? {
+        let item = item?;
+        if item.is_instance_of::<PyBool>() {
+            return Ok(None);
+        }
+        match item.extract::<i64>() {
+            Ok(i) => out.push(i),
+            Err(_) => return Ok(None),
+        }
+    }
+    Ok(Some(out))
 }
 
 /// An iterator over mini-batches ``(indices, inputs, targets)``: ``indices`` ``(b,)``
 /// int64 record numbers, ``inputs`` ``(b, k)`` float32 (the net's inputs, as
 /// :func:`inputs`), ``targets`` ``(b, 5)`` float32.
-#[pyclass(module = "bgkit")]
+/// Threads may share one: each batch goes to one of them (the cursor is behind a
+/// lock, held only to take a batch's record numbers).
+#[pyclass(module = "bgkit", frozen)]
 pub struct Batches {
     src: Arc<dyn Source>,
     order: Vec<u32>,
-    at: usize,
+    at: std::sync::Mutex<usize>,
     batch_size: usize,
     kind: Kind,
     fixed_pip_loss: bool,
@@ -371,7 +435,7 @@ impl Batches {
         seed: u64,
         epoch: u32,
         net: &str,
-        indices: Option<PyReadonlyArray1<'_, i64>>,
+        indices: Indices<'_>,
         fixed_pip_loss: bool,
         drop_last: bool,
     ) -> PyResult<Batches> {
@@ -387,7 +451,7 @@ impl Batches {
             Ok(Batches {
                 src,
                 order,
-                at: 0,
+                at: std::sync::Mutex::new(0),
                 batch_size,
                 kind,
                 fixed_pip_loss,
@@ -418,15 +482,20 @@ impl Batches {
         }
     }
 
-    fn __next__<'py>(&mut self, py: Python<'py>) -> PyResult<Option<Batch<'py>>> {
+    fn __next__<'py>(&self, py: Python<'py>) -> PyResult<Option<Batch<'py>>> {
         guard(|| {
-            let left = self.order.len() - self.at;
-            if left == 0 || (self.drop_last && left < self.batch_size) {
-                return Ok(None);
-            }
-            let take = left.min(self.batch_size);
-            let idx = &self.order[self.at..self.at + take];
-            self.at += take;
+            let idx = {
+                // A panic elsewhere cannot leave the cursor half-moved: it is one usize.
+                let mut at = self.at.lock().unwrap_or_else(|e| e.into_inner());
+                let left = self.order.len() - *at;
+                if left == 0 || (self.drop_last && left < self.batch_size) {
+                    return Ok(None);
+                }
+                let take = left.min(self.batch_size);
+                *at += take;
+                &self.order[*at - take..*at]
+            };
+            let take = idx.len();
             let (src, kind, fixed) = (&*self.src, self.kind, self.fixed_pip_loss);
             let (x, y) = py
                 .detach(|| -> Result<_, String> {

@@ -8,6 +8,7 @@ use board::{MoveGen, Position};
 use evaluator::engine::{EngineError, EngineOptions};
 use evaluator::eval::{EvalError, Probabilities};
 use evaluator::search::{Lookahead, FILTERS_NORMAL};
+use evaluator::weights::Shapes;
 use evaluator::{Evaluator, PositionClass};
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray3};
 use pyo3::prelude::*;
@@ -40,6 +41,17 @@ fn engine_error(e: EngineError) -> PyErr {
 
 fn eval_error(e: EvalError) -> PyErr {
     file_error(e)
+}
+
+/// The deepest search offered: the CLI's `--plies` limit (each ply costs about 21
+/// times the one before; 4 plies take seconds a position).
+const MAX_PLIES: u32 = 4;
+
+fn check_plies(plies: u32) -> PyResult<()> {
+    if plies > MAX_PLIES {
+        return Err(value_error(format!("plies {plies}: at most {MAX_PLIES}")));
+    }
+    Ok(())
 }
 
 /// A batch to evaluate: positions already built, or the bytes of a `(n, 2, 25)` board
@@ -137,9 +149,20 @@ impl PyEvaluator {
         no_bearoff: bool,
     ) -> PyResult<PyEvaluator> {
         guard(|| {
+            if no_bearoff && (bearoff_os.is_some() || bearoff_ts.is_some()) {
+                return Err(value_error(
+                    "no_bearoff=True uses no databases: give it or bearoff_os/bearoff_ts, not both",
+                ));
+            }
             let given = match weights {
                 Some(w) => match w.cast::<PyWeights>() {
-                    Ok(w) => Err(w.get().inner.clone()),
+                    // The rules a weights file meets to load here (gnubg's six nets).
+                    Ok(w) => Err({
+                        let w = &w.get().inner;
+                        w.check(Shapes::Gnubg)
+                            .map_err(|e| value_error(format!("these weights cannot be evaluated: {e}")))?;
+                        w.clone()
+                    }),
                     Err(_) => Ok(w.extract::<PathBuf>()?),
                 },
                 None => Ok(PathBuf::new()),
@@ -195,6 +218,7 @@ impl PyEvaluator {
         plies: u32,
     ) -> PyResult<Bound<'py, PyArray2<f32>>> {
         guard(|| {
+            check_plies(plies)?;
             let probs = if let Ok(a) = positions.extract::<PyReadonlyArray3<u8>>() {
                 let raw = convert::board_bytes(&a)?;
                 detached(py, || self.run(Batch::Boards(&raw), plies), |e| e)?
@@ -242,9 +266,7 @@ impl PyEvaluator {
         guard(|| {
             let pos = convert::one_position(position)?;
             let d = dice(die1, die2)?;
-            if plies > 4 {
-                return Err(value_error(format!("plies {plies}: at most 4")));
-            }
+            check_plies(plies)?;
             let best = detached(
                 py,
                 || {

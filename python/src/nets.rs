@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use evaluator::weights::{Net, Weights, WeightsFormat, NET_INPUTS, NET_NAMES};
+use evaluator::weights::{Net, Shapes, Weights, WeightsFormat, NET_INPUTS, NET_NAMES};
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 
@@ -90,18 +90,10 @@ impl PyNet {
             {
                 *d = *s;
             }
-            let all = [
-                &net.hidden_weights,
-                &net.output_weights,
-                &net.hidden_thresholds,
-                &net.output_thresholds,
-            ];
-            if all.iter().any(|a| a.iter().any(|x| !x.is_finite()))
-                || !beta_hidden.is_finite()
-                || !beta_output.is_finite()
-            {
-                return Err(value_error("a net's weights and slopes must be finite numbers"));
-            }
+            // The rules of every net in a weights file (5 outputs, 1 to 4096 hidden
+            // units, positive slopes, finite values): a net that breaks one could be
+            // saved but not loaded again.
+            net.check().map_err(value_error)?;
             Ok(PyNet { inner: net })
         })
     }
@@ -172,10 +164,11 @@ pub struct PyWeights {
     pub inner: Weights,
 }
 
-fn check(nets: &[Net]) -> PyResult<()> {
-    if nets.is_empty() {
-        return Err(value_error("a weights file holds at least one net"));
-    }
+/// The rules a weights file's nets meet (evaluator's `Weights::check`), and gnubg's
+/// input counts where there are six nets.
+fn check(w: &Weights) -> PyResult<()> {
+    w.check(Shapes::Any).map_err(value_error)?;
+    let nets = &w.nets;
     if nets.len() == NET_INPUTS.len() {
         for (k, (n, want)) in nets.iter().zip(NET_INPUTS).enumerate() {
             if n.inputs != want || n.outputs != 5 {
@@ -190,10 +183,16 @@ fn check(nets: &[Net]) -> PyResult<()> {
 }
 
 fn net_index(name: &Bound<'_, PyAny>, count: usize) -> PyResult<usize> {
-    let k = if let Ok(k) = name.extract::<usize>() {
-        k
+    let k = if let Ok(k) = name.extract::<i64>() {
+        usize::try_from(k).map_err(|_| value_error(format!("net {k}: an index is 0 or more")))?
     } else {
-        let s: String = name.extract()?;
+        let s: String = name.extract().map_err(|_| {
+            value_error(format!(
+                "a net is given by its index or its name ({}), got {}",
+                NET_NAMES.join(", "),
+                crate::position::what_is(name).unwrap_or_default()
+            ))
+        })?;
         NET_NAMES.iter().position(|n| *n == s).ok_or_else(|| {
             value_error(format!(
                 "unknown net '{s}' (expected one of {})",
@@ -216,23 +215,12 @@ impl PyWeights {
     #[pyo3(signature = (nets, version="1.00"))]
     fn new(nets: Vec<PyRef<'_, PyNet>>, version: &str) -> PyResult<PyWeights> {
         guard(|| {
-            let nets: Vec<Net> = nets.iter().map(|n| n.inner.clone()).collect();
-            check(&nets)?;
-            if version
-                .trim()
-                .parse::<f32>()
-                .map_or(true, |v| !(0.0..1000.0).contains(&v))
-            {
-                return Err(value_error(format!(
-                    "version '{version}' is not a number such as 1.00"
-                )));
-            }
-            Ok(PyWeights {
-                inner: Weights {
-                    version: version.trim().to_string(),
-                    nets,
-                },
-            })
+            let inner = Weights {
+                version: version.trim().to_string(),
+                nets: nets.iter().map(|n| n.inner.clone()).collect(),
+            };
+            check(&inner)?;
+            Ok(PyWeights { inner })
         })
     }
 
@@ -281,7 +269,7 @@ impl PyWeights {
             let mut w = self.inner.clone();
             let k = net_index(key, w.nets.len())?;
             w.nets[k] = net.inner.clone();
-            check(&w.nets)?;
+            check(&w)?;
             Ok(PyWeights { inner: w })
         })
     }

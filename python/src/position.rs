@@ -6,7 +6,10 @@
 
 use board::{Dice, MatchState, Position, Xgid};
 use numpy::ndarray::Array3;
-use numpy::{IntoPyArray, PyArray2, PyArray3, PyReadonlyArray2, PyReadonlyArray3, PyUntypedArrayMethods};
+use numpy::{
+    IntoPyArray, PyArray2, PyArray3, PyReadonlyArray2, PyReadonlyArray3, PyUntypedArray,
+    PyUntypedArrayMethods,
+};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 use rayon::prelude::*;
@@ -101,6 +104,11 @@ impl PyPosition {
                 inner: Xgid::parse(xgid).map_err(value_error)?.position,
             })
         })
+    }
+
+    /// Pickled as its Position ID (multiprocessing, PyTorch's DataLoader workers).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        Ok((slf.get_type().into_any(), (slf.get().inner.position_id(),)))
     }
 
     /// The standard starting position.
@@ -221,7 +229,7 @@ pub fn one_position(obj: &Bound<'_, PyAny>) -> PyResult<Position> {
     }
     Err(value_error(format!(
         "a position is a Position ID, PositionID:MatchID or XGID (str), a bgkit.Position or a (2, 25) uint8 board, got {}",
-        obj.get_type().name()?
+        what_is(obj)?
     )))
 }
 
@@ -238,14 +246,26 @@ pub fn positions_of(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Position>> {
         let mut out = Vec::with_capacity(obj.len()?);
         for (i, item) in obj.try_iter()?.enumerate() {
             let item = item?;
-            out.push(one_position(&item).map_err(|e| value_error(format!("position {i}: {e}")))?);
+            out.push(
+                one_position(&item)
+                    .map_err(|e| value_error(format!("position {i}: {}", e.value(obj.py()))))?,
+            );
         }
         return Ok(out);
     }
     Err(value_error(format!(
         "positions are a (n, 2, 25) uint8 array or a list of Position IDs (or PositionID:MatchID, XGIDs), Positions or boards, got {}",
-        obj.get_type().name()?
+        what_is(obj)?
     )))
+}
+
+/// An object's type for an error message; for a NumPy array, its shape and dtype
+/// (`an array of shape (3, 2, 25) and dtype int64`), which is what is usually wrong.
+pub fn what_is(obj: &Bound<'_, PyAny>) -> PyResult<String> {
+    Ok(match obj.cast::<PyUntypedArray>() {
+        Ok(a) => format!("an array of shape {:?} and dtype {}", a.shape(), a.dtype()),
+        Err(_) => obj.get_type().name()?.to_string(),
+    })
 }
 
 /// The positions of a `(n, 2, 25)` board array, each validated.
@@ -277,9 +297,11 @@ pub fn board_bytes(a: &PyReadonlyArray3<u8>) -> PyResult<Vec<u8>> {
             a.shape()
         )));
     }
+    // `as_slice` hands back a Fortran-ordered array's memory too, in memory order: only
+    // a C-ordered one is read as a slice.
     Ok(match a.as_slice() {
-        Ok(s) => s.to_vec(),
-        Err(_) => a.as_array().iter().copied().collect(),
+        Ok(s) if a.is_c_contiguous() => s.to_vec(),
+        _ => a.as_array().iter().copied().collect(),
     })
 }
 
