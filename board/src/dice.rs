@@ -26,7 +26,7 @@ impl Dice {
     /// A roll; the dice may be given in either order. Fails unless both are 1..=6.
     pub fn new(a: u8, b: u8) -> Result<Dice, DiceError> {
         if !(1..=6).contains(&a) || !(1..=6).contains(&b) {
-            return Err(DiceError(format!("{a}{b}")));
+            return Err(DiceError(format!("{a} {b}")));
         }
         Ok(Dice {
             high: a.max(b),
@@ -78,7 +78,10 @@ impl FromStr for Dice {
     fn from_str(s: &str) -> Result<Dice, DiceError> {
         let digits: Vec<u8> = s.bytes().filter(|b| !matches!(b, b'-' | b' ' | b',')).collect();
         match digits[..] {
-            [a, b] if a.is_ascii_digit() && b.is_ascii_digit() => Dice::new(a - b'0', b - b'0'),
+            // The error quotes the text as given.
+            [a, b] if a.is_ascii_digit() && b.is_ascii_digit() => {
+                Dice::new(a - b'0', b - b'0').map_err(|_| DiceError(s.to_string()))
+            }
             _ => Err(DiceError(s.to_string())),
         }
     }
@@ -247,7 +250,15 @@ mod tests {
         assert_eq!("3-1".parse::<Dice>().unwrap(), Dice::new(1, 3).unwrap());
         assert_eq!("66".parse::<Dice>().unwrap().weight(), 1);
         assert!("70".parse::<Dice>().is_err());
-        assert!(Dice::new(0, 3).unwrap_err().to_string().contains("03"));
+        // Each error quotes the dice as given: two numbers apart, a text as written.
+        assert_eq!(
+            Dice::new(7, 1).unwrap_err().to_string(),
+            "invalid dice '7 1': each die must be 1-6"
+        );
+        assert_eq!(
+            "0,3".parse::<Dice>().unwrap_err().to_string(),
+            "invalid dice '0,3': each die must be 1-6"
+        );
         assert_eq!(Dice::all().count(), 21);
         assert_eq!(Dice::all().map(Dice::weight).sum::<u32>(), 36);
     }

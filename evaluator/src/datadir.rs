@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 /// Places searched for a file with one of these names, in order.
 fn candidates(names: &[&str], system_dirs: &[&str]) -> Vec<PathBuf> {
     let mut out = Vec::new();
-    if let Ok(dir) = std::env::var("BGKIT_DATA") {
+    if let Some(dir) = std::env::var_os("BGKIT_DATA").filter(|d| !d.is_empty()) {
         out.extend(names.iter().map(|n| Path::new(&dir).join(n)));
     }
     for dir in system_dirs {
@@ -43,6 +43,17 @@ pub fn locate(
 ) -> Result<PathBuf, String> {
     if let Some(p) = explicit {
         return Ok(p.to_path_buf());
+    }
+    // A data directory that is not there is a mistake to report, not a reason to go on
+    // quietly with gnubg's install directories.
+    if let Some(dir) = std::env::var_os("BGKIT_DATA").filter(|d| !d.is_empty()) {
+        if !Path::new(&dir).is_dir() {
+            return Err(format!(
+                "BGKIT_DATA is '{}', which is not a directory (give {flag} FILE, or unset \
+                 BGKIT_DATA to use gnubg's install directories)",
+                Path::new(&dir).display()
+            ));
+        }
     }
     candidates.iter().find(|p| p.is_file()).cloned().ok_or_else(|| {
         let list: Vec<String> = candidates.iter().map(|p| p.display().to_string()).collect();

@@ -105,6 +105,37 @@ fn show_draws_positions_ids_and_xgids() {
         "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10",
     ]));
     assert!(text.contains("4HPwATDgc/ABMA"), "{text}");
+    // A variant's borne-off counts need a position of that variant.
+    // Each side's checker on its 24-point: hypergammon1's start.
+    let text = stdout(&evaluator(&[
+        "show",
+        "AACAAAAAAgAAAA",
+        "--variant",
+        "hypergammon1",
+    ]));
+    assert!(text.contains("X: pips  24, on bar 0, borne off 0"), "{text}");
+    let out = evaluator(&["show", "4HPwATDgc/ABMA", "--variant", "hypergammon1"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim_end(),
+        "evaluator: '4HPwATDgc/ABMA': X (on roll) has 15 checkers in play, more than hypergammon1 has (1 a side)"
+    );
+}
+
+#[test]
+fn a_data_directory_that_is_not_there_is_an_error() {
+    let out = Command::new(env!("CARGO_BIN_EXE_evaluator"))
+        .args(["eval", "4HPwATDgc/ABMA"])
+        .env("BGKIT_DATA", "/nonexistent/bgkit-data")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.starts_with("evaluator: ")
+            && err.contains("BGKIT_DATA is '/nonexistent/bgkit-data', which is not a directory"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -118,6 +149,11 @@ fn bad_input_exits_2_with_a_message_naming_the_problem() {
     );
     let out = evaluator(&["moves", "--position-id", "4HPwATDgc/ABMA", "--dice", "7", "1"]);
     assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("invalid dice '7 1'"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let out = evaluator(&[
         "notation",
         "8/5",

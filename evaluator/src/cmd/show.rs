@@ -19,6 +19,20 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<ExitCode> {
     let board::AnyId { position: pos, state } = super::position::parse(&args.id, "ID")?;
+    let most = args.variant.checkers();
+    for (name, player) in [
+        ("X (on roll)", board::Player::OnRoll),
+        ("O", board::Player::Opponent),
+    ] {
+        let n = pos.checkers(player);
+        if n > most {
+            anyhow::bail!(
+                "'{}': {name} has {n} checkers in play, more than {} has ({most} a side)",
+                args.id,
+                args.variant
+            );
+        }
+    }
     cli_support::out!("{}", board::render(&pos, args.variant))?;
     if let Some(s) = state {
         let length = if s.match_length == 0 {

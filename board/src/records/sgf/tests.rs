@@ -212,7 +212,7 @@ fn malformed_files_give_clear_errors() {
     let e = error(&format!("{HEAD};W[31hef])"));
     assert!(e.to_string().contains("odd number of point letters"), "{e}");
     let e = error(&format!("{HEAD};W[71hefe])"));
-    assert!(e.to_string().contains("W[71hefe]: invalid dice '71'"), "{e}");
+    assert!(e.to_string().contains("W[71hefe]: invalid dice '7 1'"), "{e}");
     let e = error(&format!("{HEAD};W[double])"));
     assert!(
         e.to_string().contains("no doubling before the opening roll"),
