@@ -24,7 +24,11 @@ pub struct EngineArgs {
 }
 
 impl EngineArgs {
-    /// The files given on the command line (inputs an output must not replace).
+    /// The files given on the command line (inputs an output must not replace). Only
+    /// those named by a flag: the files found by default (`$BGKIT_DATA`, gnubg's
+    /// install directories) are known once the evaluator's options are resolved, and a
+    /// command must refuse an output that is one of those too (`datasets` does it in
+    /// its `cmd::engine_files_for`, with [`crate::outputs::check_not_input`]).
     pub fn paths(&self) -> Vec<&std::path::Path> {
         [&self.weights, &self.bearoff_os, &self.bearoff_ts]
             .into_iter()
@@ -35,7 +39,9 @@ impl EngineArgs {
 }
 
 impl BearoffArgs {
-    /// The files given on the command line (inputs an output must not replace).
+    /// The files given on the command line (inputs an output must not replace); as
+    /// with [`EngineArgs::paths`], the databases found by default must be checked
+    /// once resolved.
     pub fn paths(&self) -> Vec<&std::path::Path> {
         [&self.bearoff_os, &self.bearoff_ts]
             .into_iter()
@@ -111,12 +117,17 @@ impl TimeUnit {
 /// positive number no longer than [`LONGEST_SECONDS`].
 pub fn positive_duration(flag: &str, value: f64, unit: TimeUnit) -> anyhow::Result<std::time::Duration> {
     if !(value > 0.0 && value.is_finite()) {
-        anyhow::bail!("{flag} must be a positive number of {}, got {value}", unit.name());
+        anyhow::bail!(
+            "{flag} must be a positive number of {}, got {}",
+            unit.name(),
+            short_number(value)
+        );
     }
     let seconds = value * unit.seconds();
     if seconds > LONGEST_SECONDS {
         anyhow::bail!(
-            "{flag} {value} is longer than a thousand years (the most it accepts is {} {})",
+            "{flag} {} is longer than a thousand years (the most it accepts is {} {})",
+            short_number(value),
             LONGEST_SECONDS / unit.seconds(),
             unit.name()
         );
@@ -132,7 +143,22 @@ pub fn deadline(minutes: Option<f64>) -> anyhow::Result<Option<std::time::Instan
     let now = std::time::Instant::now();
     match now.checked_add(span) {
         Some(at) => Ok(Some(at)),
-        None => anyhow::bail!("--minutes {m} reaches past the end of this system's clock"),
+        None => anyhow::bail!(
+            "--minutes {} reaches past the end of this system's clock",
+            short_number(m)
+        ),
+    }
+}
+
+/// A number for a message, as short as it reads: Rust's plain decimal (`0.5`, `1440`)
+/// unless scientific notation is shorter (`1e300`, not 301 digits; `1e-30`).
+pub fn short_number(x: f64) -> String {
+    let plain = x.to_string();
+    let scientific = format!("{x:e}");
+    if plain.len() > 12 && scientific.len() < plain.len() {
+        scientific
+    } else {
+        plain
     }
 }
 
@@ -160,9 +186,26 @@ mod tests {
         for (m, says) in [
             (0.0, "--minutes must be a positive number of minutes, got 0"),
             (-1.0, "--minutes must be a positive number of minutes, got -1"),
-            (f64::NAN, "--minutes must be a positive number of minutes, got NaN"),
-            (f64::INFINITY, "--minutes must be a positive number of minutes, got inf"),
-            (1e30, "--minutes 1000000000000000000000000000000 is longer than a thousand years (the most it accepts is 525960000 minutes)"),
+            (
+                f64::NAN,
+                "--minutes must be a positive number of minutes, got NaN",
+            ),
+            (
+                f64::INFINITY,
+                "--minutes must be a positive number of minutes, got inf",
+            ),
+            (
+                1e30,
+                "--minutes 1e30 is longer than a thousand years (the most it accepts is 525960000 minutes)",
+            ),
+            (
+                1e300,
+                "--minutes 1e300 is longer than a thousand years (the most it accepts is 525960000 minutes)",
+            ),
+            (
+                -1e-300,
+                "--minutes must be a positive number of minutes, got -1e-300",
+            ),
         ] {
             assert_eq!(deadline(Some(m)).unwrap_err().to_string(), says);
         }
@@ -177,6 +220,21 @@ mod tests {
         );
         assert!(positive_duration("--seconds", LONGEST_SECONDS, TimeUnit::Seconds).is_ok());
         assert!(positive_duration("--seconds", LONGEST_SECONDS * 1.01, TimeUnit::Seconds).is_err());
+    }
+
+    #[test]
+    fn numbers_in_messages_are_short() {
+        for (x, says) in [
+            (0.5, "0.5"),
+            (1440.0, "1440"),
+            (525960000.0, "525960000"),
+            (123456789.125, "123456789.125"),
+            (1e300, "1e300"),
+            (2.5e-20, "2.5e-20"),
+            (f64::INFINITY, "inf"),
+        ] {
+            assert_eq!(short_number(x), says);
+        }
     }
 
     #[test]

@@ -26,6 +26,7 @@ use serde_json::{json, Value};
 
 use crate::error::DatasetError;
 use crate::format::{fmt_f32, parse_value, Sample, OUTPUT_NAMES, SE_NAMES};
+use crate::job::identity;
 
 const SYNC_EVERY: Duration = Duration::from_secs(5);
 
@@ -67,19 +68,48 @@ fn first_difference(a: &Value, b: &Value) -> String {
     "the job description differs".into()
 }
 
-/// Checks a stored job description against this job's, or explains the refusal.
-fn check_same_job(meta_path: &Path, stored: &Value, job: &Value) -> Result<(), DatasetError> {
-    let stored_job = stored.get("job").unwrap_or(&Value::Null);
-    if stored_job != job {
-        return Err(DatasetError::file(
-            meta_path,
-            format!(
-                "partial results of a different job ({}); delete it and its .partial file, or pass --fresh to start over",
-                first_difference(stored_job, job)
-            ),
-        ));
+/// The kind of job a description is of, for messages ("a rollout's"), or `None` for a
+/// description of no kind the jobs write.
+fn job_kind(description: &Value) -> Option<&'static str> {
+    let has = |k: &str| description.get(k).is_some();
+    if has("search") {
+        Some("a label job's")
+    } else if has("build") {
+        Some("a benchmark build's")
+    } else if has("games") {
+        Some("a sample's")
+    } else if has("settings") && has("input_digest") {
+        Some("a rollout's")
+    } else {
+        None
     }
-    Ok(())
+}
+
+/// Checks a stored job description against this job's, or explains the refusal. Jobs
+/// are compared by their [`identity`] (the files' digests, not their paths), so that
+/// journals written before paths stopped counting resume too.
+fn check_same_job(partial: &Path, meta_path: &Path, stored: &Value, job: &Value) -> Result<(), DatasetError> {
+    let stored_job = identity(stored.get("job").unwrap_or(&Value::Null));
+    let job = identity(job);
+    if stored_job == job {
+        return Ok(());
+    }
+    if let (Some(was), Some(now)) = (job_kind(&stored_job), job_kind(&job)) {
+        if was != now {
+            return Err(DatasetError::Invalid(format!(
+                "{} holds {was} results, not {now}; delete it and {}, pass --fresh to start over, or write the output elsewhere",
+                partial.display(),
+                meta_path.display()
+            )));
+        }
+    }
+    Err(DatasetError::file(
+        meta_path,
+        format!(
+            "partial results of a different job ({}); delete it and its .partial file, or pass --fresh to start over",
+            first_difference(&stored_job, &job)
+        ),
+    ))
 }
 
 /// Opens `path` for appending after cutting it to `len` bytes.
@@ -154,7 +184,7 @@ impl RolloutJournal {
                     ),
                 ));
             }
-            check_same_job(&meta, &read_json(&meta)?, job)?;
+            check_same_job(&path, &meta, &read_json(&meta)?, job)?;
             let lines = complete_lines(&path)?;
             let mut keep = 0u64;
             for (i, (text, end)) in lines.iter().enumerate() {
@@ -277,7 +307,7 @@ impl ChunkJournal {
         let (path, meta) = partial_paths(out);
         if !fresh && path.exists() && meta.exists() {
             let stored = read_json(&meta)?;
-            check_same_job(&meta, &stored, job)?;
+            check_same_job(&path, &meta, &stored, job)?;
             let chunks = stored.get("chunks").and_then(Value::as_u64).unwrap_or(0);
             let bytes = stored.get("bytes").and_then(Value::as_u64).unwrap_or(0);
             let len = std::fs::metadata(&path)

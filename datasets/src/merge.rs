@@ -106,7 +106,8 @@ pub fn read_benchmark_lines(path: &Path) -> Result<(serde_json::Value, Vec<Strin
 
 /// Joins the parts of a sharded benchmark build, given in shard order: their entries
 /// in order, under the first part's header with the count of the whole (the parts'
-/// headers must agree on everything else).
+/// headers must agree on everything else but the paths of the engine files, which
+/// may differ from machine to machine: their digests must agree).
 pub fn merge_benchmark(
     parts: &[(String, serde_json::Value, Vec<String>)],
 ) -> Result<(serde_json::Value, Vec<String>), DatasetError> {
@@ -114,7 +115,7 @@ pub fn merge_benchmark(
         return Err(DatasetError::Invalid("no parts to merge".into()));
     };
     let strip = |h: &serde_json::Value| {
-        let mut h = h.clone();
+        let mut h = crate::job::identity(h);
         h.as_object_mut().map(|o| o.remove("positions"));
         h
     };
@@ -129,4 +130,45 @@ pub fn merge_benchmark(
     let mut header = header.clone();
     header["positions"] = serde_json::json!(lines.len());
     Ok((header, lines))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn benchmark_parts_built_with_the_same_files_at_other_paths_merge() {
+        let header = |path: &str, digest: &str, positions: usize| {
+            json!({
+                "format": "bgkit-benchmark", "version": 1, "candidates": 4,
+                "engine": {"weights": {"path": path, "digest": digest}, "bearoff_os": null},
+                "input_rows": 3, "positions": positions,
+            })
+        };
+        let parts = [
+            (
+                "a".to_string(),
+                header("/usr/lib/gnubg/gnubg.wd", "ab", 1),
+                vec!["x".to_string()],
+            ),
+            (
+                "b".to_string(),
+                header("copy/gnubg.wd", "ab", 2),
+                vec!["y".into(), "z".into()],
+            ),
+        ];
+        let (h, lines) = merge_benchmark(&parts).unwrap();
+        assert_eq!(h, header("/usr/lib/gnubg/gnubg.wd", "ab", 3));
+        assert_eq!(lines, ["x", "y", "z"]);
+        let other = [
+            parts[0].clone(),
+            ("c".to_string(), header("copy/gnubg.wd", "cd", 1), vec![]),
+        ];
+        let e = merge_benchmark(&other).unwrap_err().to_string();
+        assert!(
+            e.contains("c and a are parts of different benchmark builds"),
+            "{e}"
+        );
+    }
 }

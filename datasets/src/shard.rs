@@ -26,17 +26,31 @@ pub struct Manifest {
     /// Which shard.
     pub shard: Shard,
     /// A digest of the job's description without the shard (settings, input, engine
-    /// files): equal for every shard of one job.
+    /// files by their contents): equal for every shard of one job.
     pub job_digest: String,
+    /// What `job_digest` covers: 1 (manifests without the field) the description
+    /// with the engine files' paths, 2 ([`DIGEST_VERSION`]) without them
+    /// ([`crate::job::identity`]). Digests of different versions cannot be compared.
+    #[serde(default = "first_digest_version")]
+    pub digest_version: u32,
     /// Rows (positions, set entries) in the output.
     pub rows: usize,
 }
 
+/// The [`Manifest::digest_version`] this code writes: the job's identity without the
+/// paths of its files.
+pub const DIGEST_VERSION: u32 = 2;
+
+fn first_digest_version() -> u32 {
+    1
+}
+
 impl Manifest {
     /// The manifest of shard `shard` of a job described by `description` (a JSON
-    /// object; a `shard` field in it is left out of the digest).
+    /// object; a `shard` field in it and the paths of its files are left out of the
+    /// digest).
     pub fn new(job: &str, shard: Shard, description: &serde_json::Value, rows: usize) -> Manifest {
-        let mut d = description.clone();
+        let mut d = crate::job::identity(description);
         if let Some(o) = d.as_object_mut() {
             o.remove("shard");
         }
@@ -46,6 +60,7 @@ impl Manifest {
             job: job.into(),
             shard,
             job_digest: format!("{:016x}", h.finish()),
+            digest_version: DIGEST_VERSION,
             rows,
         }
     }
@@ -77,6 +92,15 @@ impl Manifest {
         if m.shard.k == 0 || m.shard.k > m.shard.n {
             return Err(DatasetError::file(&path, format!("bad shard {}", m.shard)));
         }
+        if m.digest_version == 0 || m.digest_version > DIGEST_VERSION {
+            return Err(DatasetError::file(
+                &path,
+                format!(
+                    "job digest version {} is not one this datasets reads (1 to {DIGEST_VERSION}): written by a newer datasets",
+                    m.digest_version
+                ),
+            ));
+        }
         Ok(Some(m))
     }
 }
@@ -99,6 +123,18 @@ pub fn check_parts(parts: &[(String, Option<Manifest>)]) -> Result<Option<Vec<us
     let mut by_k: Vec<Option<usize>> = vec![None; n as usize];
     for (i, (name, m)) in parts.iter().enumerate() {
         let m = m.as_ref().expect("checked above");
+        if m.digest_version != first.digest_version {
+            // Version 1 digests include the engine files' paths: they cannot be
+            // compared with version 2's, and taking them for another job would mislead.
+            let (old, new) = if m.digest_version < first.digest_version {
+                (name, first_name)
+            } else {
+                (first_name, name)
+            };
+            return Err(DatasetError::Invalid(format!(
+                "{old} was written by an older datasets than {new} (its shard manifest identifies the job by the engine files' paths, not only their contents): rerun that shard with this version, or merge parts of one version"
+            )));
+        }
         if m.job != first.job || m.job_digest != first.job_digest || m.shard.n != n {
             return Err(DatasetError::Invalid(format!(
                 "{name} is shard {} of another job than {first_name} (shard {}): {}",
@@ -153,6 +189,7 @@ mod tests {
             job: "rollout".into(),
             shard: Shard { k, n },
             job_digest: digest.into(),
+            digest_version: DIGEST_VERSION,
             rows: 1,
         };
         (name.into(), Some(m))
@@ -183,5 +220,88 @@ mod tests {
             Manifest::new("rollout", Shard { k: 1, n: 2 }, &d, 3).job_digest,
             Manifest::new("rollout", Shard { k: 2, n: 2 }, &e, 4).job_digest
         );
+    }
+
+    #[test]
+    fn shards_of_one_job_are_the_same_job_whatever_the_paths_of_its_files() {
+        let with = |path: &str, digest: &str| {
+            serde_json::json!({
+                "settings": {"trials": 36},
+                "engine": {"weights": {"path": path, "digest": digest}},
+            })
+        };
+        let one = Manifest::new(
+            "rollout",
+            Shard { k: 1, n: 2 },
+            &with("/usr/lib/gnubg/gnubg.wd", "ab"),
+            3,
+        );
+        let two = Manifest::new("rollout", Shard { k: 2, n: 2 }, &with("w.wd", "ab"), 3);
+        let other = Manifest::new("rollout", Shard { k: 2, n: 2 }, &with("w.wd", "cd"), 3);
+        assert_eq!(one.job_digest, two.job_digest);
+        assert_ne!(one.job_digest, other.job_digest);
+        assert_eq!(one.digest_version, DIGEST_VERSION);
+        let parts = |b: &Manifest| {
+            [
+                ("a".to_string(), Some(one.clone())),
+                ("b".to_string(), Some(b.clone())),
+            ]
+        };
+        assert_eq!(check_parts(&parts(&two)).unwrap(), Some(vec![0, 1]));
+        let e = check_parts(&parts(&other)).unwrap_err().to_string();
+        assert!(e.contains("b is shard 2/2 of another job"), "{e}");
+    }
+
+    #[test]
+    fn manifests_of_an_older_version_read_but_do_not_mix_with_newer_ones() {
+        let dir = std::env::temp_dir().join(format!("datasets-manifest-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let old_part = dir.join("q1.csv");
+        // What datasets wrote before digest versions (the digest included paths).
+        std::fs::write(
+            Manifest::path_for(&old_part),
+            r#"{"job":"rollout","shard":{"k":1,"n":2},"job_digest":"0123456789abcdef","rows":30}"#,
+        )
+        .unwrap();
+        let old = Manifest::read(&old_part).unwrap().unwrap();
+        let newer = dir.join("q3.csv");
+        std::fs::write(
+            Manifest::path_for(&newer),
+            r#"{"job":"rollout","shard":{"k":1,"n":2},"job_digest":"0123456789abcdef","digest_version":3,"rows":30}"#,
+        )
+        .unwrap();
+        let unknown = Manifest::read(&newer).unwrap_err().to_string();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(old.digest_version, 1);
+        assert!(
+            unknown.contains("job digest version 3 is not one this datasets reads"),
+            "{unknown}"
+        );
+        let mut old2 = old.clone();
+        old2.shard.k = 2;
+        // Old parts still merge with each other.
+        let olds = [
+            ("q1".to_string(), Some(old.clone())),
+            ("q2".to_string(), Some(old2)),
+        ];
+        assert_eq!(check_parts(&olds).unwrap(), Some(vec![0, 1]));
+        let new2 = Manifest::new("rollout", Shard { k: 2, n: 2 }, &serde_json::json!({}), 30);
+        for parts in [
+            [
+                ("q1".to_string(), Some(old.clone())),
+                ("q2".to_string(), Some(new2.clone())),
+            ],
+            [
+                ("q2".to_string(), Some(new2.clone())),
+                ("q1".to_string(), Some(old.clone())),
+            ],
+        ] {
+            let e = check_parts(&parts).unwrap_err().to_string();
+            assert!(
+                e.starts_with("q1 was written by an older datasets than q2")
+                    && e.contains("rerun that shard"),
+                "{e}"
+            );
+        }
     }
 }

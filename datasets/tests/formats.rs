@@ -146,6 +146,16 @@ fn damaged_files_get_clear_errors() {
     v2[8] = 2;
     assert!(err(&v2).contains("version 2"));
     assert!(err(b"hello").contains("not a bgkit binary dataset"));
+    // Cut inside the header: the magic is there, the file is short.
+    for n in [30, 8, 3] {
+        assert_eq!(
+            err(&good[..n]),
+            format!(
+                "{}: truncated bgkit binary dataset: {n} bytes, shorter than its 64-byte header",
+                bin.display()
+            )
+        );
+    }
     assert!(err(b"").contains(&bin.display().to_string()));
 
     let csv = dir.join("a.csv");
@@ -163,7 +173,7 @@ fn damaged_files_get_clear_errors() {
     assert!(format::read(&csv, Format::Csv)
         .unwrap_err()
         .to_string()
-        .contains("'win_g'"));
+        .contains("1 of the 5 target columns; missing: win_g, win_bg, lose_g, lose_bg"));
     std::fs::write(&csv, "position_id,win,win_g,win_bg,lose_g,lose_bg,win_se\n").unwrap();
     assert!(format::read(&csv, Format::Csv)
         .unwrap_err()
@@ -276,8 +286,22 @@ fn csv_with_4_of_5_target_columns_is_an_error() {
     .unwrap();
     let e = format::csv::has_targets(&csv).unwrap_err().to_string();
     assert!(e.contains("4 of the 5 target columns; missing: lose_bg"), "{e}");
+    // Read as a dataset or as positions, alike: every missing column named.
+    let e = format::read(&csv, Format::Csv).unwrap_err().to_string();
+    assert!(
+        e.ends_with("t.csv:1: the header has 4 of the 5 target columns; missing: lose_bg"),
+        "{e}"
+    );
+    let e = format::csv::read_position_ids(&csv).unwrap_err().to_string();
+    assert!(
+        e.ends_with("t.csv:1: the header has 4 of the 5 target columns; missing: lose_bg"),
+        "{e}"
+    );
     std::fs::write(&csv, "position_id\n4HPwATDgc/ABMA\n").unwrap();
     assert!(!format::csv::has_targets(&csv).unwrap());
+    assert_eq!(format::csv::read_position_ids(&csv).unwrap().len(), 1);
+    let e = format::read(&csv, Format::Csv).unwrap_err().to_string();
+    assert!(e.contains("none of the 5 target columns"), "{e}");
     std::fs::write(&csv, "position_id,win,win_g,win_bg,lose_g,lose_bg\n").unwrap();
     assert!(format::csv::has_targets(&csv).unwrap());
     std::fs::remove_dir_all(dir).unwrap();

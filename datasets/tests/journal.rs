@@ -99,3 +99,101 @@ fn chunk_journal_resumes_at_the_last_checkpoint() {
     assert!(e.contains("different job"), "{e}");
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// A rollout's job description as `datasets::job::rollout` writes it, with the weights
+/// read from `path` (digest `digest`).
+fn rollout_job(path: &str, digest: &str) -> serde_json::Value {
+    json!({
+        "settings": {"trials": 36, "plies": 0},
+        "input_rows": 8,
+        "input_digest": "0011223344556677",
+        "engine": {
+            "weights": {"path": path, "digest": digest},
+            "bearoff_os": null,
+            "bearoff_ts": {"path": "/var/lib/gnubg/gnubg_ts0.bd", "digest": "89ab"},
+        },
+    })
+}
+
+#[test]
+fn a_journal_resumes_with_the_same_files_at_other_paths_but_not_other_files() {
+    let dir = common::scratch("journal-paths");
+    let out = dir.join("data.csv");
+    let input = common::random_game_positions(4, 2, 5);
+    let (mut j, _) = RolloutJournal::open(
+        &out,
+        &rollout_job("/usr/lib/gnubg/gnubg.wd", "1234"),
+        &input,
+        false,
+    )
+    .unwrap();
+    j.append(2, &sample(input[2], 0.5)).unwrap();
+    drop(j);
+    // Written by this version or an older one alike: paths recorded, digests compared.
+    let (_, done) =
+        RolloutJournal::open(&out, &rollout_job("elsewhere/w.wd", "1234"), &input, false).unwrap();
+    assert_eq!(done[2], Some(sample(input[2], 0.5)));
+    let e = RolloutJournal::open(&out, &rollout_job("elsewhere/w.wd", "4321"), &input, false)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("different job") && e.contains("'engine' was"), "{e}");
+    assert!(e.contains("\"1234\"") && !e.contains("elsewhere"), "{e}");
+    // The chunk journal of sampling too.
+    let sample_job = |path: &str| json!({"settings": {"seed": 1}, "games": 10, "engine": {"weights": {"path": path, "digest": "1234"}}});
+    let positions = dir.join("positions.csv");
+    let (mut j, _, _) =
+        ChunkJournal::open(&positions, &sample_job("/usr/lib/gnubg/gnubg.wd"), false).unwrap();
+    j.append_chunk(&["a".into()]).unwrap();
+    drop(j);
+    let (_, lines, chunks) =
+        ChunkJournal::open(&positions, &sample_job("/usr/lib/gnubg/../gnubg/gnubg.wd"), false).unwrap();
+    assert_eq!((lines, chunks), (vec!["a".to_string()], 1));
+}
+
+#[test]
+fn partial_results_of_another_kind_of_job_are_named_by_their_kind() {
+    let dir = common::scratch("journal-kinds");
+    let out = dir.join("data.csv");
+    let input = common::random_game_positions(4, 2, 5);
+    let rollout = rollout_job("w.wd", "1234");
+    let mut label = rollout.clone();
+    label.as_object_mut().unwrap().remove("settings");
+    label["search"] = json!({"plies": 1, "prune": true});
+    let (j, _) = RolloutJournal::open(&out, &rollout, &input, false).unwrap();
+    drop(j);
+    let (partial, meta) = partial_paths(&out);
+    let e = RolloutJournal::open(&out, &label, &input, false)
+        .err()
+        .unwrap()
+        .to_string();
+    assert_eq!(
+        e,
+        format!(
+            "{} holds a rollout's results, not a label job's; delete it and {}, pass --fresh to start over, or write the output elsewhere",
+            partial.display(),
+            meta.display()
+        )
+    );
+    RolloutJournal::open(&out, &label, &input, true).unwrap();
+    let e = RolloutJournal::open(&out, &rollout, &input, false)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        e.contains(" holds a label job's results, not a rollout's; "),
+        "{e}"
+    );
+    // A sample over a benchmark build's partial results.
+    let bench = json!({"build": {"candidates": 4}, "rollout": {"trials": 36}, "input_digest": "00"});
+    let sets = dir.join("set.jsonl");
+    drop(ChunkJournal::open(&sets, &bench, false).unwrap());
+    let e = ChunkJournal::open(&sets, &json!({"settings": {"seed": 1}, "games": 10}), false)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        e.contains("set.jsonl.partial holds a benchmark build's results, not a sample's; "),
+        "{e}"
+    );
+}

@@ -4,14 +4,15 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use cli_support::thread_count;
 use datasets::benchmark::BuildSettings;
+use datasets::class::parse_classes;
 use datasets::job::benchmark::{self, BenchmarkJob};
 use datasets::shard::Shard;
 use datasets::RolloutSettings;
 
-use super::{engine_files, note, Bar, EngineArgs, JobArgs};
+use super::{engine_files_for, note, Bar, EngineArgs, JobArgs};
 
 /// Move-error benchmark sets.
 #[derive(clap::Args)]
@@ -50,7 +51,7 @@ pub struct BuildArgs {
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=1))]
     plies: u32,
     /// Trials per candidate rollout.
-    #[arg(long, default_value_t = 1296)]
+    #[arg(long, default_value_t = 1296, value_parser = clap::value_parser!(u32).range(1..))]
     trials: u32,
     /// Chequer play in the rollouts: 0 or 1 ply.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=1))]
@@ -69,8 +70,8 @@ pub struct BuildArgs {
     #[arg(long, default_value = "contact,crashed,race")]
     classes: String,
     /// Use at most this many input positions (the first ones of the wanted classes).
-    #[arg(long)]
-    max_positions: Option<std::num::NonZeroUsize>,
+    #[arg(long, value_name = "N", value_parser = super::count_from_one)]
+    max_positions: Option<usize>,
     /// Build only shard K of N (the K-th of N contiguous blocks of the positions kept);
     /// join the parts with `datasets merge`.
     #[arg(long, value_name = "K/N")]
@@ -94,16 +95,15 @@ fn build(args: BuildArgs) -> Result<ExitCode> {
     if args.candidates < 2 {
         bail!("--candidates must be at least 2, got {}", args.candidates);
     }
-    if args.trials == 0 {
-        bail!("--trials must be at least 1");
-    }
-    let mut inputs = args.engine.paths();
-    inputs.push(&args.input);
-    cli_support::outputs::check(&args.output, &inputs, args.job.force)?;
+    // Checked here to name the flag (the job checks them again).
+    parse_classes(&args.classes)
+        .map_err(anyhow::Error::msg)
+        .context("--classes")?;
+    let engine = engine_files_for(&args.engine, &args.output, &[&args.input], args.job.force)?;
     let threads = thread_count(args.job.threads)?;
     let deadline = cli_support::args::deadline(args.minutes)?;
     let job = BenchmarkJob {
-        engine: engine_files(&args.engine)?,
+        engine,
         input: args.input,
         output: args.output,
         build: BuildSettings {
@@ -122,7 +122,7 @@ fn build(args: BuildArgs) -> Result<ExitCode> {
             prune_moves: false,
         },
         classes: args.classes,
-        max_positions: args.max_positions.map(std::num::NonZeroUsize::get),
+        max_positions: args.max_positions,
         shard: args.shard.unwrap_or(Shard::ALL),
         threads,
         fresh: args.job.fresh,

@@ -47,8 +47,11 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
+    // The parts' manifests are read too: the output must not replace one either.
+    let manifest_files: Vec<PathBuf> = args.parts.iter().map(|p| Manifest::path_for(p)).collect();
     let mut inputs: Vec<&Path> = args.parts.iter().map(PathBuf::as_path).collect();
     inputs.extend(args.input.as_deref());
+    inputs.extend(manifest_files.iter().filter(|m| m.exists()).map(PathBuf::as_path));
     cli_support::outputs::check(&args.output, &inputs, args.force)?;
     let mut manifests = Vec::new();
     for p in &args.parts {

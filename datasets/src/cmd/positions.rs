@@ -10,7 +10,7 @@ use datasets::job::rollout::{Labels, RolloutJob, RolloutSummary};
 use datasets::shard::Shard;
 use serde_json::{json, Value};
 
-use super::{engine_files, format_name, EngineArgs, FormatArg, JobArgs};
+use super::{engine_files_for, format_name, EngineArgs, FormatArg, JobArgs};
 
 /// The flags of a job that gives every position of an input file its values.
 #[derive(clap::Args)]
@@ -47,11 +47,9 @@ impl PositionsArgs {
     /// The job these flags describe, after the checks every command makes (outputs,
     /// threads, `--minutes`).
     pub fn job(&self, labels: Labels, incremental: bool) -> Result<RolloutJob> {
-        let mut inputs = self.engine.paths();
-        inputs.push(&self.input);
-        cli_support::outputs::check(&self.output, &inputs, self.job.force)?;
+        let engine = engine_files_for(&self.engine, &self.output, &[&self.input], self.job.force)?;
         Ok(RolloutJob {
-            engine: engine_files(&self.engine)?,
+            engine,
             input: self.input.clone(),
             output: self.output.clone(),
             format: self.format.map(Format::from),

@@ -22,7 +22,7 @@ pub struct Args {
     #[command(flatten)]
     positions: PositionsArgs,
     /// Trials (games) per position.
-    #[arg(long, default_value_t = 1296)]
+    #[arg(long, default_value_t = 1296, value_parser = clap::value_parser!(u32).range(1..))]
     trials: u32,
     /// Chequer play: 0 or 1 ply.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=1))]

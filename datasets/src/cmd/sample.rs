@@ -13,7 +13,7 @@ use datasets::shard::Shard;
 
 use serde_json::json;
 
-use super::{engine_files, note, print_json, Bar, EngineArgs, JobArgs};
+use super::{engine_files_for, note, print_json, Bar, EngineArgs, JobArgs};
 
 /// Sample positions from self-play games at 0 ply.
 ///
@@ -36,10 +36,10 @@ pub struct Args {
     output: PathBuf,
     /// Standard deviation of normal noise added to each move's equity (like gnubg's
     /// noisy players).
-    #[arg(long, default_value_t = 0.0)]
+    #[arg(long, default_value_t = 0.0, value_parser = super::non_negative_f32)]
     noise: f32,
     /// Probability of playing a uniformly random legal move instead.
-    #[arg(long, default_value_t = 0.05)]
+    #[arg(long, default_value_t = 0.05, value_parser = super::probability)]
     epsilon: f64,
     /// Classes to keep, comma-separated: contact, crashed, race, bearoff1, bearoff2
     /// (bearoff = both).
@@ -61,7 +61,7 @@ pub struct Args {
     disagree_weights: Option<PathBuf>,
     /// Disagreement threshold of --disagree-plies or --disagree-weights, in cubeless
     /// money equity [default: 0.05].
-    #[arg(long)]
+    #[arg(long, value_parser = super::non_negative_f32)]
     threshold: Option<f32>,
     /// Play only shard K of N of the games (the K-th of N contiguous blocks); join the
     /// parts with `datasets merge`.
@@ -82,30 +82,21 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    if !(0.0..=1.0).contains(&args.epsilon) {
-        bail!("--epsilon {} must be between 0 and 1", args.epsilon);
-    }
-    if !(args.noise >= 0.0 && args.noise.is_finite()) {
-        bail!("--noise {} must be a non-negative number", args.noise);
-    }
     let disagree = args.disagree_plies.is_some() || args.disagree_weights.is_some();
     if args.threshold.is_some() && !disagree {
         bail!("--threshold is for --disagree-plies or --disagree-weights");
     }
+    // Checked by its parser (finite, at least 0).
     let threshold = args.threshold.unwrap_or(0.05);
-    if !(threshold >= 0.0 && threshold.is_finite()) {
-        bail!("--threshold {threshold} must be a non-negative number");
-    }
     let classes = parse_classes(&args.classes)
         .map_err(anyhow::Error::msg)
         .context("--classes")?;
-    let mut inputs = args.engine.paths();
-    inputs.extend(args.disagree_weights.as_deref());
-    cli_support::outputs::check(&args.output, &inputs, args.job.force)?;
+    let others: Vec<&std::path::Path> = args.disagree_weights.iter().map(PathBuf::as_path).collect();
+    let engine = engine_files_for(&args.engine, &args.output, &others, args.job.force)?;
     let threads = thread_count(args.job.threads)?;
     let deadline = cli_support::args::deadline(args.minutes)?;
     let job = SampleJob {
-        engine: engine_files(&args.engine)?,
+        engine,
         output: args.output,
         games: args.games,
         shard: args.shard.unwrap_or(Shard::ALL),

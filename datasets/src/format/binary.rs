@@ -212,6 +212,17 @@ impl BinaryDataset {
             header_size_at: Some(12),
         };
         let file = MappedFile::open(path)?;
+        let len = file.bytes().len();
+        let magic = len.min(MAGIC.len());
+        if len < HEADER_SIZE && magic > 0 && file.bytes()[..magic] == MAGIC[..magic] {
+            // The magic is there (or its start): the file was cut, not of another kind.
+            return Err(DatasetError::file(
+                path,
+                format!(
+                    "truncated bgkit binary dataset: {len} bytes, shorter than its {HEADER_SIZE}-byte header"
+                ),
+            ));
+        }
         let h = file.header(&spec)?;
         h.expect_u32(16, "record size", RECORD_SIZE as u32)?;
         let count = h.u64_at(24);

@@ -67,12 +67,20 @@ pub fn read(path: &Path) -> Result<Vec<Sample>, DatasetError> {
     let find = |name: &str| headers.iter().position(|h| h.trim() == name);
     let id_col = find("position_id")
         .ok_or_else(|| DatasetError::parse(path, 1, "the header has no 'position_id' column"))?;
+    if !target_columns(path, &headers)? {
+        return Err(DatasetError::parse(
+            path,
+            1,
+            format!(
+                "the header has none of the 5 target columns ({}): a positions file, not a dataset",
+                OUTPUT_NAMES.join(", ")
+            ),
+        ));
+    }
     let cols: Vec<usize> = OUTPUT_NAMES
         .iter()
-        .map(|n| {
-            find(n).ok_or_else(|| DatasetError::parse(path, 1, format!("the header has no '{n}' column")))
-        })
-        .collect::<Result<_, _>>()?;
+        .map(|n| find(n).expect("all five present"))
+        .collect();
     let se_cols: Vec<Option<usize>> = SE_NAMES.iter().map(|n| find(n)).collect();
     let with_se = match se_cols.iter().filter(|c| c.is_some()).count() {
         0 => false,
@@ -125,6 +133,12 @@ pub fn has_targets(path: &Path) -> Result<bool, DatasetError> {
     let headers = rdr
         .headers()
         .map_err(|e| DatasetError::parse(path, 1, format!("cannot read the header: {e}")))?;
+    target_columns(path, headers)
+}
+
+/// Whether `headers` (of `path`) has the five probability columns: true, false when it
+/// has none of them, an error naming the missing ones when it has some.
+fn target_columns(path: &Path, headers: &::csv::StringRecord) -> Result<bool, DatasetError> {
     let missing: Vec<&str> = OUTPUT_NAMES
         .iter()
         .copied()
@@ -147,7 +161,9 @@ pub fn has_targets(path: &Path) -> Result<bool, DatasetError> {
 
 /// Reads the `position_id` column of a CSV file (the input of rollouts and labels):
 /// Position IDs, or `PositionID:MatchID` or XGIDs ([`board::parse_any_id`]; the
-/// position only).
+/// position only). Target columns are ignored, but a header with some and not all
+/// five of them is an error naming the missing ones (a damaged dataset, not a
+/// positions file).
 pub fn read_position_ids(path: &Path) -> Result<Vec<Position>, DatasetError> {
     let file = std::fs::File::open(path).map_err(|e| DatasetError::io(path, e))?;
     let mut rdr = ::csv::ReaderBuilder::new().flexible(true).from_reader(file);
@@ -155,6 +171,7 @@ pub fn read_position_ids(path: &Path) -> Result<Vec<Position>, DatasetError> {
         .headers()
         .map_err(|e| DatasetError::parse(path, 1, format!("cannot read the header: {e}")))?
         .clone();
+    target_columns(path, &headers)?;
     let col = headers
         .iter()
         .position(|h| h.trim() == "position_id")

@@ -8,7 +8,8 @@
 //! * [`benchmark`]: a move-error benchmark set.
 //!
 //! Also here: what the jobs' descriptions (the journal's identity of a run) are made
-//! of ([`describe_files`], [`file_digest`], [`positions_digest`]) and their input
+//! of ([`describe_files`], [`file_digest`], [`positions_digest`]), the part of them
+//! that decides sameness ([`identity`]: contents, not paths) and their input
 //! ([`read_positions`]).
 
 pub mod benchmark;
@@ -98,6 +99,8 @@ fn pool(threads: usize) -> Result<rayon::ThreadPool, JobError> {
 }
 
 /// A description of an evaluator's files (paths and digests), for job descriptions.
+/// The paths are there for the reader; what makes a job the same job is the digests
+/// ([`identity`]).
 pub fn describe_files(files: &EngineFiles) -> Result<Value, JobError> {
     let d = |p: &Path| -> Result<Value, JobError> {
         Ok(json!({ "path": p.display().to_string(), "digest": file_digest(p)? }))
@@ -107,6 +110,26 @@ pub fn describe_files(files: &EngineFiles) -> Result<Value, JobError> {
         "bearoff_os": files.one_sided.as_deref().map(d).transpose()?,
         "bearoff_ts": files.two_sided.as_deref().map(d).transpose()?,
     }))
+}
+
+/// What decides whether two job descriptions describe the same job: the description
+/// without the paths of its files (every object with a `digest` loses its `path`), so
+/// that byte-identical weights or databases at different paths (another machine, a
+/// copy, `a/../b`) make the same job, as the input file already does by its digest.
+pub fn identity(description: &Value) -> Value {
+    match description {
+        Value::Object(o) => {
+            let is_file = o.contains_key("digest");
+            Value::Object(
+                o.iter()
+                    .filter(|(k, _)| !(is_file && k.as_str() == "path"))
+                    .map(|(k, v)| (k.clone(), identity(v)))
+                    .collect(),
+            )
+        }
+        Value::Array(a) => Value::Array(a.iter().map(identity).collect()),
+        other => other.clone(),
+    }
 }
 
 /// A digest of a file that changes when the file does: FNV-1a 64 of the whole file up
@@ -156,4 +179,42 @@ pub fn positions_digest(positions: &[Position]) -> String {
         h.update(&p.key());
     }
     format!("{:016x}", h.finish())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_identity_of_a_job_has_its_files_digests_but_not_their_paths() {
+        let d = json!({
+            "settings": {"trials": 36, "path": "kept: not a file"},
+            "input_digest": "00ff",
+            "engine": {
+                "weights": {"path": "/usr/lib/gnubg/gnubg.wd", "digest": "1234"},
+                "bearoff_os": null,
+                "bearoff_ts": {"path": "/var/lib/gnubg/gnubg_ts0.bd", "digest": "5678"},
+                "disagree_weights": {"path": "w2.wd", "digest": "9abc"},
+            },
+        });
+        assert_eq!(
+            identity(&d),
+            json!({
+                "settings": {"trials": 36, "path": "kept: not a file"},
+                "input_digest": "00ff",
+                "engine": {
+                    "weights": {"digest": "1234"},
+                    "bearoff_os": null,
+                    "bearoff_ts": {"digest": "5678"},
+                    "disagree_weights": {"digest": "9abc"},
+                },
+            })
+        );
+        let mut moved = d.clone();
+        moved["engine"]["weights"]["path"] = json!("w.wd");
+        assert_eq!(identity(&moved), identity(&d));
+        let mut other = d.clone();
+        other["engine"]["weights"]["digest"] = json!("4321");
+        assert_ne!(identity(&other), identity(&d));
+    }
 }
