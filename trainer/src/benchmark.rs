@@ -10,7 +10,7 @@
 //! sample standard deviation / √n, × 1000). Classes are gnubg's classes of the
 //! starting position. The set's format is described in [`datasets::benchmark`].
 
-use board::{Dice, Position};
+use board::{Dice, MoveGen, Position};
 use datasets::benchmark::Entry;
 use datasets::class::dataset_class;
 use rayon::prelude::*;
@@ -168,6 +168,26 @@ pub fn score_player(entries: &[Entry], player: &dyn Player) -> Result<Vec<Option
     scored.into_iter().collect()
 }
 
+/// The first candidate of `entry` (0-based) that no legal move of its roll reaches
+/// from its position, in the mover's view or the swapped one (as [`Entry::loss_of`]
+/// matches moves): a damaged line, whose candidate no player could ever choose, so
+/// that choices would be counted as unlisted in its place.
+pub fn unreachable_candidate(gen: &mut MoveGen, entry: &Entry) -> Option<usize> {
+    let results: Vec<Position> = gen
+        .moves(&entry.position, entry.dice)
+        .iter()
+        .map(|m| m.result)
+        .collect();
+    if results.is_empty() {
+        // No legal move: the player plays none and the entry scores nothing.
+        return None;
+    }
+    entry
+        .candidates
+        .iter()
+        .position(|c| !results.iter().any(|r| *r == c.after || r.swapped() == c.after))
+}
+
 /// Summarises scores per class of the entries' positions.
 pub fn summarise(player: &str, entries: &[Entry], scores: &[Option<Scored>]) -> Report {
     let mut names: Vec<&'static str> = vec!["contact", "crashed", "race"];
@@ -214,7 +234,7 @@ pub fn summarise(player: &str, entries: &[Entry], scores: &[Option<Scored>]) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use board::{MoveGen, Variant};
+    use board::Variant;
     use datasets::benchmark::Candidate;
 
     fn cand(after: Position, equity: f64) -> Candidate {

@@ -71,17 +71,57 @@ pub fn write_csv(path: &Path, rows: &[CurveRow]) -> Result<(), TrainerError> {
     write_atomic(path, &bytes)
 }
 
-/// Reads a curve CSV.
+/// Reads a curve CSV. Every number must be finite: an error names the file, the line
+/// and the column (`v.csv:3: ppg inf is not a finite number`).
 pub fn read_csv(path: &Path) -> Result<Vec<CurveRow>, TrainerError> {
-    read_rows(path)
+    let rows = read_numbered_rows::<CurveRow>(path)?;
+    for (line, r) in &rows {
+        let values = [
+            ("elapsed_s", r.elapsed_s),
+            ("games_per_s", r.games_per_s),
+            ("alpha", f64::from(r.alpha)),
+            ("ppg", r.ppg),
+            ("se", r.se),
+            ("win_rate", r.win_rate),
+            ("gammon_rate", r.gammon_rate),
+            ("gammon_loss_rate", r.gammon_loss_rate),
+        ];
+        if let Some((name, v)) = values.iter().find(|(_, v)| !v.is_finite()) {
+            return Err(TrainerError::Format {
+                path: format!("{}:{line}", path.display()),
+                reason: format!("{name} {v} is not a finite number"),
+            });
+        }
+    }
+    Ok(rows.into_iter().map(|(_, r)| r).collect())
 }
 
 /// Reads a CSV file (header line first) into rows.
 pub(crate) fn read_rows<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Vec<T>, TrainerError> {
+    Ok(read_numbered_rows(path)?.into_iter().map(|(_, r)| r).collect())
+}
+
+/// [`read_rows`] with the line each row starts on.
+fn read_numbered_rows<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Vec<(u64, T)>, TrainerError> {
     let mut r = csv::Reader::from_path(path).map_err(|e| TrainerError::format(path, e.to_string()))?;
-    r.deserialize()
-        .map(|row| row.map_err(|e| TrainerError::format(path, e.to_string())))
-        .collect()
+    let headers = r
+        .headers()
+        .map_err(|e| TrainerError::format(path, e.to_string()))?
+        .clone();
+    let mut rows = Vec::new();
+    let mut record = csv::StringRecord::new();
+    loop {
+        match r.read_record(&mut record) {
+            Ok(false) => return Ok(rows),
+            Ok(true) => {}
+            Err(e) => return Err(TrainerError::format(path, e.to_string())),
+        }
+        let line = record.position().map_or(0, csv::Position::line);
+        let row = record
+            .deserialize(Some(&headers))
+            .map_err(|e| TrainerError::format(path, e.to_string()))?;
+        rows.push((line, row));
+    }
 }
 
 /// Draws a 900 × 560 PNG chart in memory and writes it to `path` (under a temporary
@@ -135,13 +175,23 @@ pub const GNUBG_0PLY_VS_PUBEVAL: f64 = 0.63;
 /// −1 when only the untrained start lies further down (an untrained net loses about 2
 /// ppg and would squeeze the curve that matters into a line). Returns the range and
 /// whether a point was clipped.
+///
+/// Rows whose ppg or SE is not a finite number are left out, and the range always
+/// holds both reference levels, so it is finite and at least 0.63 wide whatever the
+/// rows (the same values, one row, none): the chart library never meets an empty or
+/// infinite range.
 pub fn ppg_axis(rows: &[CurveRow]) -> ((f64, f64), bool) {
     let low = |r: &CurveRow| r.ppg - r.se;
     let high = |r: &CurveRow| r.ppg + r.se;
-    let later: Vec<&CurveRow> = rows.iter().filter(|r| r.games > 0).collect();
+    let finite = |r: &&CurveRow| low(r).is_finite() && high(r).is_finite();
+    let later: Vec<&CurveRow> = rows.iter().filter(finite).filter(|r| r.games > 0).collect();
     let lo_later = later.iter().map(|r| low(r)).fold(0.0f64, f64::min);
-    let lo_all = rows.iter().map(low).fold(0.0f64, f64::min);
-    let hi = rows.iter().map(high).fold(GNUBG_0PLY_VS_PUBEVAL, f64::max);
+    let lo_all = rows.iter().filter(finite).map(low).fold(0.0f64, f64::min);
+    let hi = rows
+        .iter()
+        .filter(finite)
+        .map(high)
+        .fold(GNUBG_0PLY_VS_PUBEVAL, f64::max);
     let clip = later.len() >= 2 && lo_all < lo_later.min(-1.0);
     let lo = if clip { lo_later.min(-1.0) } else { lo_all };
     let pad = (hi - lo) * 0.05;
@@ -179,8 +229,20 @@ pub fn plot_by(path: &Path, rows: &[CurveRow], x: XAxis) -> Result<(), TrainerEr
     draw_png(path, |root| {
         let err = |e: String| e;
         root.fill(&WHITE).map_err(|e| err(e.to_string()))?;
-        let max_games = rows.iter().map(|r| x.of(r)).fold(0.0, f64::max).max(1.0);
+        // Rows that cannot be placed (a value that is not finite) are left out; the
+        // axes are finite and never empty (see [`ppg_axis`]).
+        let placed =
+            |r: &&CurveRow| x.of(r).is_finite() && (r.ppg - r.se).is_finite() && (r.ppg + r.se).is_finite();
+        let max_games = rows
+            .iter()
+            .filter(placed)
+            .map(|r| x.of(r))
+            .fold(0.0, f64::max)
+            .max(1.0);
         let ((lo, hi), clipped) = ppg_axis(rows);
+        if !((hi - lo).is_finite() && (max_games * 1.02).is_finite()) {
+            return Err("the values are too large to draw (an axis would be infinitely long)".into());
+        }
         let text = font_available();
         let mut builder = ChartBuilder::on(&root);
         builder.margin(20);
@@ -239,7 +301,7 @@ pub fn plot_by(path: &Path, rows: &[CurveRow], x: XAxis) -> Result<(), TrainerEr
             }
         }
         // Points below the axis are left out (the clipped start), not drawn outside.
-        let shown = |r: &&CurveRow| r.ppg >= lo;
+        let shown = |r: &&CurveRow| placed(r) && r.ppg >= lo;
         let s = chart
             .draw_series(LineSeries::new(
                 rows.iter().filter(shown).map(|r| (x.of(r), r.ppg)),
@@ -315,6 +377,46 @@ mod tests {
             let bytes = std::fs::read(&png).unwrap();
             assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
         }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Rows of one value, a single row, or rows with infinite values: the range is
+    /// finite and holds both reference levels (0 and +0.63) padded by 5 % of the span.
+    #[test]
+    fn the_ppg_axis_is_finite_and_never_empty() {
+        let span = |rows: &[CurveRow]| ppg_axis(rows).0;
+        // 0 .. 0.63, padded by 0.0315 on each side.
+        let reference = (-0.0315, 0.6615);
+        for rows in [
+            vec![],
+            vec![row(0, 0.0)],
+            vec![row(0, 0.3), row(1000, 0.3), row(2000, 0.3)],
+        ] {
+            let rows: Vec<CurveRow> = rows.into_iter().map(|r| CurveRow { se: 0.0, ..r }).collect();
+            let (lo, hi) = span(&rows);
+            assert!(
+                (lo - reference.0).abs() < 1e-12 && (hi - reference.1).abs() < 1e-12,
+                "{lo} {hi}"
+            );
+        }
+        let mut bad = vec![row(0, -0.5), row(1000, f64::INFINITY), row(2000, f64::NAN)];
+        bad[0].se = 0.0;
+        bad.push(CurveRow {
+            se: f64::INFINITY,
+            ..row(3000, 0.1)
+        });
+        // Only the −0.5 row counts: −0.5 .. 0.63, padded by 0.0565.
+        let (lo, hi) = span(&bad);
+        assert!(
+            (lo + 0.5565).abs() < 1e-12 && (hi - 0.6865).abs() < 1e-12,
+            "{lo} {hi}"
+        );
+        // And such rows draw (left out) instead of handing the chart an infinite range.
+        let dir = std::env::temp_dir().join(format!("bgkit-trainer-curve-bad-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let png = dir.join("bad.png");
+        plot_by(&png, &bad, XAxis::Minutes).unwrap();
+        assert_eq!(&std::fs::read(&png).unwrap()[..8], b"\x89PNG\r\n\x1a\n");
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -42,6 +42,21 @@ pub enum TrainerError {
         /// The rule it records (1 when it records none).
         rule: u32,
     },
+    /// Supervised training diverged: a step left weights that are not finite numbers.
+    /// The run's last checkpoint resumes with the same settings, so it would diverge
+    /// again: the run must start over with a smaller learning rate.
+    #[error(
+        "training diverged: batch {batch} of epoch {epoch} left weights that are not finite numbers \
+         (this run's --lr is {lr:e})"
+    )]
+    Diverged {
+        /// The batch (1-based) whose step diverged.
+        batch: u64,
+        /// Its epoch (1-based).
+        epoch: u32,
+        /// The run's learning rate (`--lr`).
+        lr: f32,
+    },
     /// A setting or argument is invalid.
     #[error("{0}")]
     Invalid(String),

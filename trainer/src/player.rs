@@ -5,7 +5,7 @@
 //! whatever a decision needs to mutate (move generator, buffers, random numbers) is in
 //! the [`PlayContext`] the caller owns, one per thread or game.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use board::{Dice, DiceStream, Move, MoveGen, Position};
@@ -207,6 +207,54 @@ impl DataPaths {
         .map_err(TrainerError::Invalid)?;
         Ok(BearoffDbs::open(Some(&os), Some(&ts))?)
     }
+
+    /// The database files [`DataPaths::open`] reads: each explicit path, else the first
+    /// one found in the default places (none where none is found). Outputs must not
+    /// replace them.
+    pub fn files(&self) -> Vec<PathBuf> {
+        use evaluator::datadir;
+        [
+            (self.bearoff_os.as_deref(), datadir::one_sided_candidates()),
+            (self.bearoff_ts.as_deref(), datadir::two_sided_candidates()),
+        ]
+        .into_iter()
+        .filter_map(|(explicit, candidates)| datadir::locate(explicit, "", "", &candidates).ok())
+        .collect()
+    }
+}
+
+/// The files that loading the player `spec` reads ([`from_spec`]'s description): its
+/// weights file (the explicit path, or for `gnubg:` the gnubg.wd found where the
+/// evaluator looks), the `.json` beside it when there is one (a trainer sidecar), and
+/// the bearoff databases of `paths` ([`DataPaths::files`]). None for `pubeval` and
+/// `random`. Commands that write files count these as inputs, which no output may
+/// replace.
+pub fn spec_files(spec: &str, paths: &DataPaths) -> Vec<PathBuf> {
+    let (_, spec) = participant_arg(spec);
+    let base = split_plies(&spec).map_or(spec.as_str(), |(b, _)| b);
+    if matches!(base, "" | "pubeval" | "random") {
+        return Vec::new();
+    }
+    let weights = match base.strip_prefix("gnubg:") {
+        Some(p) => evaluator::datadir::locate(
+            (!p.is_empty()).then(|| Path::new(p)),
+            "",
+            "",
+            &evaluator::datadir::weights_candidates(),
+        )
+        .ok(),
+        None => Some(PathBuf::from(base)),
+    };
+    let mut files = Vec::new();
+    if let Some(w) = weights {
+        let sidecar = w.with_extension("json");
+        if sidecar != w && sidecar.is_file() {
+            files.push(sidecar);
+        }
+        files.push(w);
+    }
+    files.extend(paths.files());
+    files
 }
 
 /// Builds a player from its description:
@@ -326,15 +374,25 @@ pub(crate) fn plies_suffix(spec: &str) -> Option<(&str, &str)> {
 }
 
 /// A description without its `@N` lookahead suffix, and N. A description that is an
-/// existing file keeps an `@` that is part of its name.
+/// existing file keeps an `@` that is part of its name. A suffix that is not 0 to
+/// [`MAX_PLIES`] digits (`@5`, `@-1`, `@x`) after a net player (`gnubg:`, `gnubg:PATH` or
+/// a weights file that exists) is an error saying what a lookahead is, not a file name.
 fn split_plies(spec: &str) -> Result<(&str, Option<u32>), TrainerError> {
-    let Some((base, n)) = plies_suffix(spec).filter(|_| !Path::new(spec).exists()) else {
+    let Some((base, n)) = spec.rsplit_once('@').filter(|(_, n)| !n.contains('/')) else {
         return Ok((spec, None));
     };
+    if Path::new(spec).exists() {
+        return Ok((spec, None));
+    }
+    let digits = !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit());
+    let net = base == "gnubg:" || Path::new(base.strip_prefix("gnubg:").unwrap_or(base)).is_file();
+    if !digits && !net {
+        return Ok((spec, None));
+    }
     match n.parse::<u32>() {
-        Ok(p) if p <= MAX_PLIES => Ok((base, Some(p))),
+        Ok(p) if digits && p <= MAX_PLIES => Ok((base, Some(p))),
         _ => Err(TrainerError::Invalid(format!(
-            "player '{spec}': lookahead @{n} is out of range (0 to {MAX_PLIES} plies)"
+            "player '{spec}': lookahead @{n} is out of range (a lookahead is @0 to @{MAX_PLIES}: the plies a net player looks ahead)"
         ))),
     }
 }

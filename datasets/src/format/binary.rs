@@ -131,6 +131,20 @@ impl Record {
             None => format!("invalid position key: {reason}"),
         })
     }
+
+    /// The record's position, checked as every reader checks it: a valid key and a
+    /// class byte that is the position's class. An error text says what is wrong.
+    pub fn checked_position(&self) -> Result<Position, String> {
+        let position = self.position()?;
+        let class = dataset_class(&position) as u8;
+        if self.class != class {
+            return Err(format!(
+                "class byte {} but the position is of class {class}",
+                self.class
+            ));
+        }
+        Ok(position)
+    }
 }
 
 fn check_endian(path: &Path) -> Result<(), DatasetError> {
@@ -290,14 +304,7 @@ impl BinaryDataset {
             .map(|(i, r)| {
                 let bad = |m: String| DatasetError::file(path, format!("record {}: {m}", i + 1));
                 r.check().map_err(bad)?;
-                let position = r.position().map_err(bad)?;
-                let class = dataset_class(&position) as u8;
-                if r.class != class {
-                    return Err(bad(format!(
-                        "class byte {} but the position is of class {class}",
-                        r.class
-                    )));
-                }
+                let position = r.checked_position().map_err(bad)?;
                 Ok(Sample {
                     position,
                     probs: r.probs,

@@ -1,11 +1,12 @@
 //! `trainer benchmark`: the move-error rate (ER) of players on benchmark sets.
 
 use cli_support::thread_count;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::Result;
-use trainer::benchmark::{compare, score_player, summarise, Report};
+use anyhow::{bail, Result};
+use datasets::benchmark::SetFormat;
+use trainer::benchmark::{compare, score_player, summarise, unreachable_candidate, Report};
 use trainer::player;
 
 use super::{data_paths, BearoffArgs};
@@ -38,11 +39,48 @@ pub struct Args {
     data: BearoffArgs,
 }
 
+/// The line (1-based) of the `index`-th entry of the set in `path`, counted as
+/// `datasets::benchmark::read` reads it: bgkit's sets have an entry on every non-blank
+/// line after the header, gnubg-nn's on every `m` line.
+fn entry_line(path: &Path, format: SetFormat, index: usize) -> Option<usize> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
+    let (n, _) = match format {
+        SetFormat::Bgkit => lines.nth(index + 1)?,
+        SetFormat::GnubgNn => lines
+            .filter(|(_, l)| {
+                let t = l.trim_start();
+                t.starts_with("m ") || t.starts_with("m\t")
+            })
+            .nth(index)?,
+    };
+    Some(n + 1)
+}
+
 pub fn run(args: Args) -> Result<ExitCode> {
     let threads = thread_count(args.threads)?;
     let mut entries = Vec::new();
+    let mut gen = board::MoveGen::new();
     for path in &args.set {
         let set = datasets::benchmark::read(path)?;
+        if set.entries.is_empty() {
+            bail!("{} holds no positions", path.display());
+        }
+        for (i, e) in set.entries.iter().enumerate() {
+            if let Some(c) = unreachable_candidate(&mut gen, e) {
+                let line = entry_line(path, set.format, i).map_or(String::new(), |n| format!(":{n}"));
+                bail!(
+                    "{}{line}: candidate {} (after_id {}) is not reached by any legal move of {}-{} from {} \
+                     (a damaged line)",
+                    path.display(),
+                    c + 1,
+                    e.candidates[c].after.position_id(),
+                    e.dice.high(),
+                    e.dice.low(),
+                    e.position.position_id()
+                );
+            }
+        }
         entries.extend(set.entries);
     }
     let paths = data_paths(&args.data);
@@ -53,9 +91,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
     for spec in &args.weights {
         let p = player::from_spec(spec, &paths, &mut dbs)?;
         let scores = pool.install(|| score_player(&entries, p.as_ref()))?;
-        let mut report = summarise(spec, &entries, &scores);
+        // Named as duels and tournaments name players (`gnubg:` is `gnubg`).
+        let name = p.name();
+        let mut report = summarise(&name, &entries, &scores);
         match &first {
-            None => first = Some((spec.clone(), scores)),
+            None => first = Some((name, scores)),
             Some((name, theirs)) => compare(&mut report, name, &entries, &scores, theirs),
         }
         reports.push(report);

@@ -52,6 +52,24 @@ pub struct Args {
     data: BearoffArgs,
 }
 
+/// The format of a `--record` file by its name: `.sgf` or `.mat`, the names the
+/// synopsis and the message promise (any other, `.txt` included, is refused).
+fn record_format(path: &std::path::Path) -> Result<Format> {
+    match path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+        .as_deref()
+    {
+        Some("sgf") => Ok(Format::Sgf),
+        Some("mat") => Ok(Format::Mat),
+        _ => bail!(
+            "--record {}: the file name must end in .sgf or .mat",
+            path.display()
+        ),
+    }
+}
+
 pub fn run(args: Args) -> Result<ExitCode> {
     if args.games == 0 || !args.games.is_multiple_of(2) {
         bail!(
@@ -59,20 +77,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
             args.games
         );
     }
-    let format =
-        match &args.record {
-            Some(p) => Some(Format::from_path(p).with_context(|| {
-                format!("--record {}: the file name must end in .sgf or .mat", p.display())
-            })?),
-            None => None,
-        };
+    let mut format = None;
     if let Some(record) = &args.record {
-        let players: Vec<_> = [&args.a, &args.b]
-            .into_iter()
-            .filter_map(|s| super::player_path(s))
-            .collect();
-        let mut inputs: Vec<&std::path::Path> = players.iter().map(PathBuf::as_path).collect();
-        inputs.extend(args.data.paths());
+        // The input rule first (the graver mistake), then the name, then the rest.
+        let inputs = super::player_inputs([args.a.as_str(), args.b.as_str()], &args.data);
+        let inputs: Vec<&std::path::Path> = inputs.iter().map(PathBuf::as_path).collect();
+        cli_support::outputs::check_not_input(record, &inputs)?;
+        format = Some(record_format(record)?);
         cli_support::outputs::check(record, &inputs, args.force)?;
     }
     let threads = thread_count(args.threads)?;

@@ -56,15 +56,16 @@ pub fn resume_threads(recorded: usize, flag: Option<usize>, quiet: bool) -> Resu
     Ok((threads, previous))
 }
 
-/// The file a player description names, if any (`NAME=PLAYER`, `gnubg:PATH`, or a
-/// weights file): an input that no output may replace.
-pub fn player_path(spec: &str) -> Option<PathBuf> {
-    let spec = match spec.split_once('=') {
-        Some((name, rest)) if !name.contains('/') && !Path::new(spec).exists() => rest,
-        _ => spec,
-    };
-    let path = spec.strip_prefix("gnubg:").unwrap_or(spec);
-    (!path.is_empty() && path != "pubeval" && path != "random").then(|| PathBuf::from(path))
+/// The files that the players `specs` read (weights files, explicit or found where the
+/// evaluator looks, their sidecars, and the bearoff databases of `data`, explicit or
+/// found): inputs that no output may replace, `--force` or not.
+pub fn player_inputs<'a>(specs: impl IntoIterator<Item = &'a str>, data: &BearoffArgs) -> Vec<PathBuf> {
+    let paths = data_paths(data);
+    let mut files: Vec<PathBuf> = data.paths().into_iter().map(Path::to_path_buf).collect();
+    for spec in specs {
+        files.extend(trainer::player::spec_files(spec, &paths));
+    }
+    files
 }
 
 /// The trainer's database paths from the bearoff flags.

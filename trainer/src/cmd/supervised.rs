@@ -16,6 +16,7 @@ use trainer::supervised::run::{load_state, state_path, Event, Limits, Run};
 use trainer::supervised::settings::{Schedule, SupervisedSettings};
 use trainer::supervised::start::Start;
 use trainer::supervised::{bench, NetClass};
+use trainer::TrainerError;
 
 /// Train the net of one position class (contact, crashed or race) on rolled-out
 /// positions, starting from a weights file or from fresh weights, and write the whole
@@ -203,9 +204,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 super::resume_threads(load_state(dir)?.threads, args.threads, args.quiet)?;
             let data = (!args.data.is_empty()).then_some(args.data.as_slice());
             let mut run = Run::resume(dir, data, threads)?;
-            if let Some(e) = args.epochs {
-                run.set_epochs(e)?;
-            }
+            set_total_epochs(&mut run, args.epochs)?;
             (run, threads, previous)
         }
         None => {
@@ -219,7 +218,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 None => Start::fresh(args.hidden.unwrap_or(128), settings.seed)?,
             };
             let out = args.out.as_ref().expect("clap requires --out");
-            super::prepare_run_dir(out, &inputs(&args), args.force)?;
+            let inputs = inputs(&args);
+            let inputs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
+            super::prepare_run_dir(out, &inputs, args.force)?;
             (
                 Run::create(out, settings, &args.data, start, threads)?,
                 threads,
@@ -227,7 +228,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
             )
         }
     };
-    train(&mut run, &args, deadline, false)?;
+    let top = run.dir().to_path_buf();
+    train(&mut run, &args, deadline, false, &top)?;
     if args.json {
         cli_support::outln!("{}", summary_json(&run, threads, previous_threads))?;
     } else {
@@ -239,11 +241,31 @@ pub fn run(args: Args) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The files a new run reads (no output may replace them).
-fn inputs(args: &Args) -> Vec<&Path> {
-    let mut inputs: Vec<&Path> = args.data.iter().map(PathBuf::as_path).collect();
-    inputs.extend(args.init.as_deref());
+/// The files a new run reads (no output may replace them): the data, the --init
+/// weights and the sidecar beside them.
+fn inputs(args: &Args) -> Vec<PathBuf> {
+    let mut inputs = args.data.clone();
+    if let Some(p) = &args.init {
+        inputs.push(p.clone());
+        inputs.extend(Some(p.with_extension("json")).filter(|s| s.is_file()));
+    }
     inputs
+}
+
+/// `--resume --epochs E`: E is the run's total, as `trainer td --games` is; below the
+/// epochs already trained it is refused (when `check`) instead of doing nothing.
+fn set_total_epochs(run: &mut Run, epochs: Option<u32>) -> Result<()> {
+    let Some(e) = epochs else { return Ok(()) };
+    let done = run.state().epoch;
+    if e < done {
+        bail!(
+            "the run ({}) has already trained {done} epochs; --epochs is the total to reach (at least {done}), \
+             not {e}",
+            run.dir().display()
+        );
+    }
+    run.set_epochs(e)?;
+    Ok(())
 }
 
 fn check_resume_flags(args: &Args) -> Result<()> {
@@ -308,7 +330,15 @@ fn settings_for(args: &Args, class: NetClass) -> Result<SupervisedSettings> {
 }
 
 /// Trains `run` (unless it is finished) with a progress bar and epoch lines.
-fn train(run: &mut Run, args: &Args, deadline: Option<std::time::Instant>, several: bool) -> Result<()> {
+/// `top` is the directory the command was given (`--out` or `--resume`: the run's, or
+/// the several classes' directory).
+fn train(
+    run: &mut Run,
+    args: &Args,
+    deadline: Option<std::time::Instant>,
+    several: bool,
+    top: &Path,
+) -> Result<()> {
     if run.finished() {
         return Ok(());
     }
@@ -362,7 +392,17 @@ fn train(run: &mut Run, args: &Args, deadline: Option<std::time::Instant>, sever
             max_batches: None,
         },
         &events,
-    )?;
+    )
+    .map_err(|e| match e {
+        // The checkpoint resumes with the same rate and would diverge again: a new
+        // run with a smaller rate is the way on, in DIR with --force or elsewhere.
+        TrainerError::Diverged { .. } => anyhow::anyhow!(
+            "{e}; start the run again with a smaller --lr: --out {} --force replaces this run (--resume would \
+             diverge again), or give another --out",
+            top.display()
+        ),
+        e => e.into(),
+    })?;
     bar.finish_and_clear();
     Ok(())
 }
@@ -461,6 +501,7 @@ fn run_classes(args: &Args, mut threads: usize, deadline: Option<std::time::Inst
                 .collect::<Result<Vec<_>>>()?;
             let out = args.out.as_ref().expect("clap requires --out");
             let inputs = inputs(args);
+            let inputs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
             super::prepare_run_dir(out, &inputs, args.force)?;
             for c in classes {
                 super::prepare_run_dir(&out.join(c.to_string()), &inputs, args.force)?;
@@ -494,8 +535,10 @@ fn run_classes(args: &Args, mut threads: usize, deadline: Option<std::time::Inst
             threads = t;
             previous_threads = previous_threads.or(previous);
             let mut run = Run::resume(&sub, Some(&data), threads)?;
-            if let Some(e) = args.epochs {
-                run.set_epochs(e)?;
+            // --epochs applies to the classes not yet finished: a finished one keeps
+            // its count (raising it would train that class again).
+            if !run.finished() {
+                set_total_epochs(&mut run, args.epochs)?;
             }
             run
         } else {
@@ -503,9 +546,13 @@ fn run_classes(args: &Args, mut threads: usize, deadline: Option<std::time::Inst
                 (Some(p), _) | (None, Some(p)) => Start::load(p)?,
                 (None, None) => Start::fresh(settings.hidden.unwrap_or(128), settings.seed)?,
             };
-            Run::create(&sub, settings.clone(), &data, start, threads)?
+            // A class not started yet takes --epochs too (a resumed plan's own count
+            // otherwise).
+            let mut settings = settings.clone();
+            settings.epochs = args.epochs.unwrap_or(settings.epochs);
+            Run::create(&sub, settings, &data, start, threads)?
         };
-        train(&mut run, args, deadline, true)?;
+        train(&mut run, args, deadline, true, &dir)?;
         rows.push(summary_json(&run, threads, None));
         last = Some(sub.join("net.wd"));
         if !run.finished() {

@@ -2,7 +2,7 @@
 
 use cli_support::progress::progress_bar_until;
 use cli_support::thread_count;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -282,10 +282,17 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 bail!("--lag is a setting of --parallel ordered");
             }
             let out = args.out.as_ref().expect("clap requires --out");
-            let mut inputs = args.data.paths();
+            // The --init file (and its sidecar) and the databases the run plays with,
+            // given or found, are inputs.
+            let mut inputs: Vec<PathBuf> = args.data.paths().into_iter().map(PathBuf::from).collect();
             if let Some(InitArg::File(p)) = &args.init {
-                inputs.push(p.as_path());
+                inputs.push(p.clone());
+                inputs.extend(Some(p.with_extension("json")).filter(|s| s.is_file()));
             }
+            if settings.model.bearoff {
+                inputs.extend(data_paths(&args.data).files());
+            }
+            let inputs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
             super::prepare_run_dir(out, &inputs, args.force)?;
             let dbs = open_dbs(settings.model.bearoff)?;
             let start = start.map(|(mut m, name)| {

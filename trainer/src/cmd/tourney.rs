@@ -148,7 +148,7 @@ struct ExportArgs {
     /// One Jellyfish .mat file per pairing in this directory.
     #[arg(long, value_name = "DIR")]
     mat: Option<PathBuf>,
-    /// All pairings in one SGF collection file.
+    /// All pairings in one SGF collection file (its name ends in .sgf).
     #[arg(long, value_name = "FILE")]
     collection: Option<PathBuf>,
     /// Worker threads (default: all cores).
@@ -195,13 +195,8 @@ fn new(a: NewArgs) -> Result<ExitCode> {
         sync: a.sync.parse::<Sync>()?,
         stale_after_s: a.stale_after,
     };
-    let players: Vec<_> = a
-        .participants
-        .iter()
-        .filter_map(|s| super::player_path(s))
-        .collect();
-    let mut inputs: Vec<&std::path::Path> = players.iter().map(PathBuf::as_path).collect();
-    inputs.extend(a.data.paths());
+    let inputs = super::player_inputs(a.participants.iter().map(String::as_str), &a.data);
+    let inputs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
     cli_support::outputs::check(&a.file, &inputs, a.force)?;
     let t = schedule::new_tournament(settings, parts)?;
     Store::new(&a.file).create(&t, a.force)?;
@@ -298,10 +293,19 @@ fn export_records(a: ExportArgs) -> Result<ExitCode> {
     if a.sgf.is_none() && a.mat.is_none() && a.collection.is_none() {
         anyhow::bail!("nothing to export: give --sgf DIR, --mat DIR and/or --collection FILE");
     }
-    // The tournament file and the databases are inputs; every file written is checked
-    // by the output rule before the games are replayed.
+    let store = Store::new(&a.file);
+    let t = store.read()?;
+    // The tournament file, every weights file a participant has played with (explicit
+    // or found where the evaluator looks, with its sidecar) and the databases are
+    // inputs; every file written is checked by the output rule before the games are
+    // replayed.
+    let specs = t
+        .participants
+        .iter()
+        .flat_map(|p| p.specs.iter().map(String::as_str));
+    let players = super::player_inputs(specs, &a.data);
     let mut inputs = vec![a.file.as_path()];
-    inputs.extend(a.data.paths());
+    inputs.extend(players.iter().map(PathBuf::as_path));
     for dir in [&a.sgf, &a.mat].into_iter().flatten() {
         cli_support::outputs::check_not_input(dir, &inputs)?;
     }
@@ -322,10 +326,16 @@ fn export_records(a: ExportArgs) -> Result<ExitCode> {
         }
     };
     if let Some(c) = &a.collection {
+        // An input named as the collection is the graver mistake: said first.
+        cli_support::outputs::check_not_input(c, &inputs)?;
+        if !c.extension().is_some_and(|e| e.eq_ignore_ascii_case("sgf")) {
+            anyhow::bail!(
+                "--collection {}: the file name must end in .sgf (the collection is one SGF file)",
+                c.display()
+            );
+        }
         check(c)?;
     }
-    let store = Store::new(&a.file);
-    let t = store.read()?;
     let threads = thread_count(a.threads)?;
     let bar = progress_bar(t.games_played(), "games replayed", a.quiet);
     let source = a

@@ -167,14 +167,17 @@ impl ClassData {
             let before = items.len();
             for (i, r) in recs.iter().enumerate() {
                 let bad = |m: String| TrainerError::format(path, format!("record {}: {m}", i + 1));
-                let pos = r.position().map_err(bad)?;
+                if let Some(p) = r.probs.iter().find(|p| !(0.0..=1.0).contains(*p)) {
+                    return Err(bad(format!("target {p} is not a probability in [0, 1]")));
+                }
+                // The checks the datasets readers make of every record: its values
+                // (`Record::check`, made by `BinaryDataset::open` already), its key and
+                // its class byte against the position's class.
+                let pos = r.checked_position().map_err(bad)?;
                 let c = dataset_class(&pos);
                 counts[c as usize] += 1;
                 if c != class.position_class() {
                     continue;
-                }
-                if let Some(p) = r.probs.iter().find(|p| !(0.0..=1.0).contains(*p)) {
-                    return Err(bad(format!("target {p} is not a probability in [0, 1]")));
                 }
                 items.push((f as u32, i as u32));
             }
@@ -201,12 +204,33 @@ impl ClassData {
                     ),
                 ));
             }
-            files.push(FileInfo {
+            let info = FileInfo {
                 path: path.display().to_string(),
                 records: recs.len() as u64,
                 class_records: found,
                 digest: format!("{:016x}", Fnv1a::of(bytemuck::cast_slice(recs))),
-            });
+            };
+            // The same data twice would put copies of validation positions into
+            // training: refused, whether it is the same file or the same records.
+            let canonical = std::fs::canonicalize(path).ok();
+            for (j, other) in files.iter().enumerate() {
+                let other: &FileInfo = other;
+                let same_file = canonical.is_some() && canonical == std::fs::canonicalize(&paths[j]).ok();
+                if same_file || (other.digest == info.digest && other.records == info.records) {
+                    return Err(TrainerError::Invalid(format!(
+                        "--data {} and --data {} are the same data ({}); give each dataset once \
+                         (a copy would put validation positions into training)",
+                        other.path,
+                        info.path,
+                        if same_file {
+                            "the same file".to_string()
+                        } else {
+                            format!("the same {} records, digest {}", info.records, info.digest)
+                        }
+                    )));
+                }
+            }
+            files.push(info);
             sources.push(records);
         }
         Ok(ClassData {

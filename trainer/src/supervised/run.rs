@@ -260,6 +260,11 @@ impl Run {
         })
     }
 
+    /// The run's directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
     /// The checkpointed state.
     pub fn state(&self) -> &State {
         &self.state
@@ -351,11 +356,11 @@ impl Run {
                 if !self.weights.nets[slot].is_finite() {
                     // Stops before a checkpoint or a net keeps the broken weights: the
                     // last checkpoint resumes with the same settings, so it would too.
-                    return Err(TrainerError::Invalid(format!(
-                        "training diverged: batch {} of epoch {} left weights that are not finite numbers; start again with a smaller --lr (this run's is {lr:e})",
-                        self.state.batch + 1,
-                        epoch + 1
-                    )));
+                    return Err(TrainerError::Diverged {
+                        batch: self.state.batch + 1,
+                        epoch: epoch + 1,
+                        lr: set.lr,
+                    });
                 }
                 self.state.steps += 1;
                 self.state.batch += 1;

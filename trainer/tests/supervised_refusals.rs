@@ -1,0 +1,208 @@
+//! What `trainer supervised` refuses: records the datasets readers refuse
+//! are refused here too; `--resume --epochs` below the run's count, and the same data
+//! twice, are errors; a diverged run's advice works as given.
+
+mod common;
+
+use std::path::Path;
+
+use board::{MoveGen, Variant};
+use common::{s, scratch, stderr, trainer};
+use datasets::format::{self, Format, Sample};
+
+/// Exit 2 with one `trainer: ` line that contains every one of `needles`.
+fn fails_with(args: &[&str], needles: &[&str]) {
+    let o = trainer(args);
+    let e = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {e}");
+    assert!(e.starts_with("trainer: "), "{e}");
+    for n in needles {
+        assert!(e.contains(n), "{args:?}: {n:?} not in {e}");
+    }
+    assert_eq!(e.matches("trainer: ").count(), 1, "printed once: {e}");
+}
+
+/// Positions of seeded random games with made-up targets from the pip counts.
+fn samples(seed: u32, n: usize) -> Vec<Sample> {
+    let mut out = Vec::new();
+    let mut gen = MoveGen::new();
+    let mut dice = board::DiceStream::new(seed);
+    while out.len() < n {
+        let mut pos = Variant::Backgammon.start();
+        for _ in 0..300 {
+            if pos.sides().iter().any(|s| s.iter().all(|&c| c == 0)) || out.len() == n {
+                break;
+            }
+            let pips = |s: &[u8; 25]| {
+                s.iter()
+                    .enumerate()
+                    .map(|(i, &c)| (i as f32 + 1.0) * f32::from(c))
+                    .sum::<f32>()
+            };
+            let [opp, me] = pos.sides();
+            let w = (0.5 + (pips(opp) - pips(me)) / 200.0).clamp(0.02, 0.98);
+            out.push(Sample {
+                position: pos,
+                probs: [w, w * 0.25, w * 0.01, (1.0 - w) * 0.25, (1.0 - w) * 0.01],
+                se: None,
+                trials: 0,
+            });
+            let r = gen.positions(&pos, dice.roll());
+            if !r.is_empty() {
+                pos = r[dice.below(r.len() as u32) as usize];
+            }
+            pos = pos.swapped();
+        }
+    }
+    out
+}
+
+/// A small single-class run's arguments, then `extra`.
+fn small<'a>(data: &'a str, out: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
+        "supervised",
+        "--data",
+        data,
+        "--class",
+        "contact",
+        "--hidden",
+        "8",
+        "--batch",
+        "64",
+        "--out",
+        out,
+        "--threads",
+        "1",
+        "--quiet",
+        "--json",
+    ];
+    args.extend_from_slice(extra);
+    args
+}
+
+#[test]
+fn a_class_byte_that_is_not_the_positions_class_is_refused_as_datasets_refuses_it() {
+    let dir = scratch("audit-classbyte");
+    let bin = dir.join("c2.bgds");
+    format::write(&bin, Format::Binary, &samples(5, 300)).unwrap();
+    let mut b = std::fs::read(&bin).unwrap();
+    const HEADER: usize = datasets::format::binary::HEADER_SIZE;
+    let own = b[HEADER + 10];
+    let other = datasets::class::DATASET_CLASSES
+        .iter()
+        .map(|&c| c as u8)
+        .find(|&c| c != own)
+        .unwrap();
+    b[HEADER + 10] = other;
+    let sum = datasets::rng::Fnv1a::of(&b[HEADER..]);
+    b[32..40].copy_from_slice(&sum.to_le_bytes());
+    std::fs::write(&bin, &b).unwrap();
+    // The datasets library's own reader is the reference for the message.
+    let theirs = format::read(&bin, Format::Binary).unwrap_err().to_string();
+    let want = format!("record 1: class byte {other} but the position is of class {own}");
+    assert!(theirs.contains(&want), "{theirs}");
+    let out = dir.join("run");
+    fails_with(&small(s(&bin), s(&out), &["--epochs", "1"]), &[s(&bin), &want]);
+    assert!(!out.join("net.wd").exists());
+}
+
+#[test]
+fn resume_epochs_below_the_count_and_repeated_data_are_refused() {
+    let dir = scratch("audit-epochs");
+    let data = dir.join("d.csv");
+    format::write(&data, Format::Csv, &samples(3, 600)).unwrap();
+    let out = dir.join("run");
+    let o = trainer(&small(s(&data), s(&out), &["--epochs", "2", "--patience", "0"]));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let sup = out.join("supervised.json");
+    let before = std::fs::read(&sup).unwrap();
+    fails_with(
+        &["supervised", "--resume", s(&out), "--epochs", "1", "--quiet"],
+        &["already trained 2 epochs", "not 1"],
+    );
+    assert_eq!(
+        std::fs::read(&sup).unwrap(),
+        before,
+        "the checkpoint is untouched"
+    );
+    // The same total is no error (nothing left to do), as with td's --games.
+    let o = trainer(&[
+        "supervised",
+        "--resume",
+        s(&out),
+        "--epochs",
+        "2",
+        "--quiet",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // The same file twice, by its name or another path to it; a copy of its content.
+    let copy = dir.join("copy.csv");
+    std::fs::copy(&data, &copy).unwrap();
+    let other_path = dir.join(".").join("d.csv");
+    for second in [&data, &other_path, &copy] {
+        let out2 = dir.join("run2");
+        let mut args = small(s(&data), s(&out2), &["--epochs", "1"]);
+        args.extend(["--data", s(second)]);
+        fails_with(&args, &["are the same data", "give each dataset once"]);
+        assert!(!out2.join("net.wd").exists());
+    }
+}
+
+#[test]
+fn a_diverged_runs_advice_starts_it_again() {
+    let dir = scratch("audit-diverge");
+    let data = dir.join("d.csv");
+    format::write(&data, Format::Csv, &samples(3, 600)).unwrap();
+    let out = dir.join("run");
+    let args = small(
+        s(&data),
+        s(&out),
+        &["--epochs", "1", "--optimizer", "sgd", "--lr", "1e30"],
+    );
+    let o = trainer(&args);
+    let e = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{e}");
+    let advice = format!("--out {} --force", s(&out));
+    assert!(e.contains("training diverged") && e.contains(&advice), "{e}");
+    // As advised: the same --out with --force and a smaller rate.
+    let o = trainer(&small(
+        s(&data),
+        s(&out),
+        &["--epochs", "1", "--optimizer", "sgd", "--lr", "0.01", "--force"],
+    ));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["epochs"], 1);
+    assert!(Path::new(&out.join("net.wd")).exists());
+}
+
+/// `--resume --epochs` on a run of several classes raises the count of the classes not
+/// yet finished only: a finished class is not trained again.
+#[test]
+fn resume_epochs_leave_finished_classes_alone() {
+    let dir = scratch("resume-classes");
+    let data = dir.join("d.csv");
+    format::write(&data, Format::Csv, &samples(3, 1500)).unwrap();
+    let out = dir.join("run");
+    let mut args = small(s(&data), s(&out), &["--epochs", "1", "--patience", "0"]);
+    let at = args.iter().position(|a| *a == "contact").unwrap();
+    args[at] = "contact,race";
+    let o = trainer(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let epoch = |class: &str| common::json(&out.join(class).join("supervised.json"))["epoch"].as_u64();
+    assert_eq!((epoch("contact"), epoch("race")), (Some(1), Some(1)));
+    let net = std::fs::read(out.join("net.wd")).unwrap();
+    let o = trainer(&[
+        "supervised",
+        "--resume",
+        s(&out),
+        "--epochs",
+        "3",
+        "--quiet",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!((epoch("contact"), epoch("race")), (Some(1), Some(1)));
+    assert_eq!(std::fs::read(out.join("net.wd")).unwrap(), net);
+}
