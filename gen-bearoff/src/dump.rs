@@ -8,9 +8,10 @@
 //! * for a cubeless-only two-sided file gnubg prints `2e - 1` instead of the stored
 //!   equity `e`; the stored equity is printed here;
 //! * an index or Position ID outside the database is an error instead of garbage;
-//!   index 0 is accepted;
-//! * for a hypergammon file the stored probabilities and the cubeless equity follow
-//!   gnubg's four cubeful equities (gnubg prints only those).
+//!   index 0 is accepted.
+//!
+//! For a hypergammon file the lines are gnubg's four cubeful equities and nothing more
+//! (the probabilities and the cubeless equity are in `dump --json`).
 
 use std::fmt::Write as _;
 
@@ -162,10 +163,15 @@ pub fn locate(db: &BearoffDb, target: &DumpTarget) -> Result<(Position, u64, u64
         }
         DumpTarget::PositionId { text: pid, given } => {
             let pos = given.position;
+            // Named as given: "Position ID" only for a bare Position ID.
+            let what = match given.state {
+                None => format!("Position ID '{pid}'"),
+                Some(_) => format!("position '{pid}' (Position ID {})", pos.position_id()),
+            };
             let rank = |side: &[u8; 25]| {
                 index.rank(side).ok_or_else(|| {
                     BearoffError::NotCovered(format!(
-                        "Position ID '{pid}': each side needs at most {} checkers within its first {} points",
+                        "{what}: each side needs at most {} checkers within its first {} points",
                         index.checkers(),
                         index.points()
                     ))
@@ -241,11 +247,7 @@ fn dump_hyper(db: &HyperDb, us: u64, them: u64, s: &mut String) -> Result<(), Be
     line(s, "Centered cube", e[1]);
     line(s, "Centered cube (Jacoby rule)", e[2]);
     line(s, "Opponent owns cube", e[3]);
-    s.push('\n');
-    line(s, "Cubeless equity", r.cubeless_equity());
-    s.push_str("Probabilities (win, win gammon, win backgammon, lose gammon, lose backgammon):\n");
-    let p = r.exact_probabilities();
-    let _ = writeln!(s, "  {:.6} {:.6} {:.6} {:.6} {:.6}", p[0], p[1], p[2], p[3], p[4]);
+    // gnubg's lines only: the probabilities and the cubeless equity are in `--json`.
     Ok(())
 }
 

@@ -6,7 +6,8 @@
 //! a thin command line over it.
 //!
 //! * [`format`](mod@format): indexing, headers, value encodings, mapped-file access
-//!   (shared layer); [`error`]: the error types; [`output`]: atomic output files.
+//!   (shared layer); [`error`]: the error types; [`output`]: atomic output files;
+//!   [`byte_size`]: byte counts in messages.
 //! * [`onesided`], [`twosided`], [`hyper`]: generators, layouts and readers, each split by
 //!   concept (rule for one record, planning, level loop, assembly, checkpoints).
 //! * [`movegen`], [`levels`]: one side's moves in gnubg's order and positions grouped by
@@ -15,6 +16,7 @@
 //! * [`dump`], [`verify`]: gnubg-`bearoffdump`-style text and self-consistency checks
 //!   ([`verify_report`]: their report and sampler, shared with [`hyper::verify`]).
 
+pub mod byte_size;
 pub mod dump;
 pub mod error;
 pub mod format;

@@ -1,7 +1,16 @@
-//! Writing an output file safely: everything goes to `<file>.partial`, which is renamed
-//! over `<file>` only once complete, flushed and synced (see [`fileio::AtomicFile`]; the
-//! directory is synced too). On error (or drop before commit) the partial file is
+//! Writing an output file safely: everything goes to `<file>.partial`, which is put in
+//! place as `<file>` only once complete, flushed and synced (see [`fileio::AtomicFile`];
+//! the directory is synced too). On error (or drop before commit) the partial file is
 //! removed, so `<file>` is never left half-written.
+//!
+//! One run at a time: the partial file is locked (an exclusive advisory `flock`) from
+//! its creation until the run ends, so a second run on the same output is refused
+//! instead of truncating the first one's file and its scratch files (two-sided runs
+//! derive their bucket and state files from the partial name). The operating system
+//! drops the lock of a killed run, so a new run still takes over a killed run's
+//! `<file>.partial`. Unless asked to replace, the finished file is put in place without
+//! replacing anything (a hard link, then the partial name is removed): a file that
+//! appeared at the target while the run was writing is left as it is, and the run fails.
 //!
 //! A database committed this way gets a `<file>.sha256` sidecar (see
 //! [`fileio::checksum`]), written atomically after the file is in place, since gnubg's
@@ -12,6 +21,7 @@
 //! The name `<file>.partial` is kept (not a unique one) because it is documented in the
 //! CLI and two-sided runs derive their resumable scratch files from it.
 
+use std::fs::{self, File, OpenOptions, TryLockError};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
@@ -24,6 +34,11 @@ use crate::error::BearoffError;
 pub struct AtomicOutput {
     file: AtomicFile,
     sidecar: bool,
+    /// Whether commit may replace a file at the target.
+    replace: bool,
+    /// The open partial file that holds the lock (`None` where the filesystem has no
+    /// locks); dropped after `file`, so the lock outlives the partial name.
+    _lock: Option<File>,
 }
 
 /// The temporary name used for `target`.
@@ -34,22 +49,31 @@ pub fn partial_path(target: &Path) -> PathBuf {
 }
 
 impl AtomicOutput {
-    /// Creates `<target>.partial` (replacing a stale one), written through a 1 MiB
-    /// buffer; on commit, `<target>.sha256` is written beside the target.
-    pub fn create(target: &Path) -> Result<AtomicOutput, BearoffError> {
-        AtomicOutput::open(target, true)
+    /// Creates `<target>.partial` (replacing a stale one that no running process holds),
+    /// locked for this run and written through a 1 MiB buffer; on commit, `<target>`
+    /// is replaced only if `replace` (the CLI's `--force`), and `<target>.sha256` is
+    /// written beside it. Another run holding the partial file is an error.
+    pub fn create(target: &Path, replace: bool) -> Result<AtomicOutput, BearoffError> {
+        AtomicOutput::open(target, true, replace)
     }
 
-    /// As [`AtomicOutput::create`], for a scratch file that gets no checksum sidecar.
+    /// As [`AtomicOutput::create`], for a scratch file that gets no checksum sidecar and
+    /// replaces its previous version (a checkpoint).
     pub fn create_scratch(target: &Path) -> Result<AtomicOutput, BearoffError> {
-        AtomicOutput::open(target, false)
+        AtomicOutput::open(target, false, true)
     }
 
-    fn open(target: &Path, sidecar: bool) -> Result<AtomicOutput, BearoffError> {
+    fn open(target: &Path, sidecar: bool, replace: bool) -> Result<AtomicOutput, BearoffError> {
         let partial = partial_path(target);
+        let lock = lock_partial(target, &partial)?;
         let file = AtomicFile::with_temp(target, partial.clone(), 1 << 20)
             .map_err(|e| BearoffError::io(&partial, "cannot create", e))?;
-        Ok(AtomicOutput { file, sidecar })
+        Ok(AtomicOutput {
+            file,
+            sidecar,
+            replace,
+            _lock: lock,
+        })
     }
 
     /// The temporary path being written.
@@ -62,26 +86,155 @@ impl AtomicOutput {
         self.file.target()
     }
 
-    /// Flushes, syncs and renames to the final name.
-    pub fn commit(mut self) -> Result<(), BearoffError> {
-        let partial = self.partial().to_path_buf();
-        let target = self.target().to_path_buf();
-        self.file
-            .flush()
+    /// Flushes, syncs and puts the file in place under its final name (replacing a file
+    /// there only if created with `replace`).
+    pub fn commit(self) -> Result<(), BearoffError> {
+        // `_lock` bound first, so dropped last: the partial file is gone (renamed, or
+        // removed on an error) before another run can take the lock.
+        let AtomicOutput {
+            _lock,
+            mut file,
+            sidecar,
+            replace,
+        } = self;
+        let partial = file.temp_path().to_path_buf();
+        let target = file.target().to_path_buf();
+        file.flush()
             .map_err(|e| BearoffError::io(&partial, "cannot write", e))?;
-        self.file
-            .sync()
+        file.sync()
             .map_err(|e| BearoffError::io(&partial, "cannot sync", e))?;
-        self.file
-            .commit()
-            .map_err(|e| BearoffError::io(&target, "cannot move the finished file into place", e))?;
-        if self.sidecar {
+        let placed = if replace {
+            file.commit()
+        } else {
+            place_new(file, &partial, &target)?
+        };
+        placed.map_err(|e| BearoffError::io(&target, "cannot move the finished file into place", e))?;
+        if sidecar {
             let side = fileio::checksum::sidecar_path(&target);
             fileio::checksum::write_sidecar(&target)
                 .map_err(|e| BearoffError::io(&side, "cannot write the checksum", e))?;
         }
         Ok(())
     }
+}
+
+/// The error for a target that appeared while the run was writing it.
+fn appeared(target: &Path) -> BearoffError {
+    BearoffError::InvalidParameters(format!(
+        "{} appeared while this run was writing it; it was left as it is and this run's result was discarded (use --force to replace it)",
+        target.display()
+    ))
+}
+
+/// Puts the synced `file` in place at `target` without replacing anything there: a hard
+/// link (which fails if `target` exists), then the partial name is removed (by dropping
+/// `file` uncommitted). Where the filesystem has no hard links: a check, then a rename
+/// (a file created between the two would still be replaced).
+fn place_new(file: AtomicFile, partial: &Path, target: &Path) -> Result<io::Result<()>, BearoffError> {
+    match fs::hard_link(partial, target) {
+        Ok(()) => {
+            drop(file); // removes the partial name; the data stays under `target`
+            Ok(sync_dir(target))
+        }
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Err(appeared(target)),
+        Err(_) => {
+            if fs::symlink_metadata(target).is_ok() {
+                return Err(appeared(target));
+            }
+            Ok(file.commit())
+        }
+    }
+}
+
+/// Fsyncs the directory holding `path` (filesystems that cannot are accepted as they
+/// are), so that the new name survives a crash.
+fn sync_dir(path: &Path) -> io::Result<()> {
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    match File::open(dir).and_then(|d| d.sync_all()) {
+        Err(e) if matches!(e.kind(), io::ErrorKind::InvalidInput | io::ErrorKind::Unsupported) => Ok(()),
+        other => other,
+    }
+}
+
+/// Opens `partial` (creating it, not truncating it) and takes an exclusive lock on it
+/// without waiting. Returns the locked file, `None` where the filesystem cannot lock.
+/// The name must still be the locked file afterwards (a run that ends removes or
+/// renames its partial file, perhaps between our open and our lock: then try again),
+/// and the file must have no other name (a run killed while putting its result in place
+/// leaves the partial name as a second link to the finished file, which must not be
+/// truncated: the name is removed and a fresh file made).
+fn lock_partial(target: &Path, partial: &Path) -> Result<Option<File>, BearoffError> {
+    for _ in 0..16 {
+        let f = OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(partial)
+            .map_err(|e| BearoffError::io(partial, "cannot create", e))?;
+        match f.try_lock() {
+            Ok(()) => {}
+            Err(TryLockError::WouldBlock) => {
+                return Err(BearoffError::InvalidParameters(format!(
+                    "{}: another run is writing this output (its temporary file {} is locked); wait for it to end, or write elsewhere",
+                    target.display(),
+                    partial.display()
+                )))
+            }
+            Err(TryLockError::Error(e)) if e.kind() == io::ErrorKind::Unsupported => return Ok(None),
+            Err(TryLockError::Error(e)) => return Err(BearoffError::io(partial, "cannot lock", e)),
+        }
+        match same_single_file(&f, partial) {
+            Ok(Some(true)) => return Ok(Some(f)),
+            Ok(Some(false)) => {
+                let _ = fs::remove_file(partial);
+            }
+            Ok(None) => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Err(BearoffError::InvalidParameters(format!(
+        "{}: its temporary file {} keeps changing (another run is starting or ending there); try again",
+        target.display(),
+        partial.display()
+    )))
+}
+
+/// Whether `name` is still the open file `f`: `Some(true)` when it is and has no other
+/// name, `Some(false)` when it is but has another name too, `None` when the name is
+/// gone or is now another file.
+#[cfg(unix)]
+fn same_single_file(f: &File, name: &Path) -> Result<Option<bool>, BearoffError> {
+    use std::os::unix::fs::MetadataExt;
+    let held = f
+        .metadata()
+        .map_err(|e| BearoffError::io(name, "cannot read the metadata of", e))?;
+    let Ok(now) = fs::symlink_metadata(name) else {
+        return Ok(None);
+    };
+    if !now.file_type().is_file() && !now.file_type().is_symlink() {
+        return Err(BearoffError::InvalidParameters(format!(
+            "{} is not a regular file (remove it)",
+            name.display()
+        )));
+    }
+    if now.file_type().is_symlink() {
+        return Err(BearoffError::InvalidParameters(format!(
+            "{} is a symbolic link (remove it: the temporary file is written there)",
+            name.display()
+        )));
+    }
+    if (now.dev(), now.ino()) != (held.dev(), held.ino()) {
+        return Ok(None);
+    }
+    Ok(Some(held.nlink() <= 1))
+}
+
+#[cfg(not(unix))]
+fn same_single_file(_f: &File, _name: &Path) -> Result<Option<bool>, BearoffError> {
+    Ok(Some(true))
 }
 
 impl Write for AtomicOutput {
@@ -95,5 +248,96 @@ impl Write for AtomicOutput {
 
     fn flush(&mut self) -> io::Result<()> {
         self.file.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A scratch directory, removed when the test ends (also when it fails).
+    struct Dir(PathBuf);
+    impl Drop for Dir {
+        fn drop(&mut self) {
+            let _ = fs::remove_dir_all(&self.0);
+        }
+    }
+    impl std::ops::Deref for Dir {
+        type Target = Path;
+        fn deref(&self) -> &Path {
+            &self.0
+        }
+    }
+
+    fn scratch(name: &str) -> Dir {
+        let d = std::env::temp_dir().join(format!("bgkit-output-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&d);
+        fs::create_dir_all(&d).unwrap();
+        Dir(d)
+    }
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut v: Vec<String> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn a_second_writer_of_the_same_output_is_refused() {
+        let d = scratch("lock");
+        let t = d.join("db.bd");
+        let mut a = AtomicOutput::create(&t, false).unwrap();
+        a.write_all(b"first").unwrap();
+        let e = AtomicOutput::create(&t, true).unwrap_err().to_string();
+        assert!(e.contains("another run is writing this output"), "{e}");
+        // The refused run neither truncated nor removed the first one's file.
+        a.flush().unwrap();
+        assert_eq!(fs::read(d.join("db.bd.partial")).unwrap(), b"first");
+        a.commit().unwrap();
+        assert_eq!(fs::read(&t).unwrap(), b"first");
+        assert_eq!(names(&d), ["db.bd", "db.bd.sha256"]);
+        // Once the first has ended, the name is free again (and a killed run's leftover
+        // partial file, which nobody holds, is taken over).
+        fs::write(d.join("db.bd.partial"), b"left by a killed run").unwrap();
+        let mut b = AtomicOutput::create(&t, true).unwrap();
+        b.write_all(b"second").unwrap();
+        b.commit().unwrap();
+        assert_eq!(fs::read(&t).unwrap(), b"second");
+    }
+
+    #[test]
+    fn a_file_that_appears_meanwhile_is_replaced_only_when_asked() {
+        let d = scratch("noreplace");
+        let t = d.join("db.bd");
+        let mut a = AtomicOutput::create(&t, false).unwrap();
+        a.write_all(b"ours").unwrap();
+        fs::write(&t, b"theirs").unwrap();
+        let e = a.commit().unwrap_err().to_string();
+        assert!(
+            e.contains("appeared while this run was writing it") && e.contains("--force"),
+            "{e}"
+        );
+        assert_eq!(fs::read(&t).unwrap(), b"theirs");
+        assert_eq!(names(&d), ["db.bd"], "partial removed, no sidecar");
+        let mut b = AtomicOutput::create(&t, true).unwrap();
+        b.write_all(b"ours").unwrap();
+        b.commit().unwrap();
+        assert_eq!(fs::read(&t).unwrap(), b"ours");
+    }
+
+    #[test]
+    fn a_partial_name_that_is_a_second_link_to_a_finished_file_is_not_truncated() {
+        let d = scratch("link");
+        let t = d.join("db.bd");
+        fs::write(&t, b"finished").unwrap();
+        fs::hard_link(&t, d.join("db.bd.partial")).unwrap();
+        let mut a = AtomicOutput::create(&d.join("db.bd"), true).unwrap();
+        assert_eq!(fs::read(&t).unwrap(), b"finished");
+        a.write_all(b"new").unwrap();
+        a.commit().unwrap();
+        assert_eq!(fs::read(&t).unwrap(), b"new");
     }
 }

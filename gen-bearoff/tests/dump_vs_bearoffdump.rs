@@ -161,45 +161,90 @@ fn two_sided_dumps_match_bearoffdump() {
     );
 }
 
+/// gnubg's `%+7.4f` of an equity field read with a plain `f32` division, as gnubg's
+/// source writes it (Debian's fast-math build multiplies by the reciprocal instead).
+fn divided(u: u32) -> String {
+    let v = (u as f32 / 16_777_215.0f32 - 0.5) * 6.0;
+    format!("{:+7.4}", f64::from(v))
+}
+
+/// Every record of a 1-checker file, and the records of a 2-checker file whose printed
+/// equities depend on how the division is done (plus a sample of the others), print
+/// exactly bearoffdump's lines (board picture left out): four cubeful equities, nothing
+/// more. Our side runs in process (the library's `dump`, which the CLI prints as is).
 #[test]
 fn hyper_dumps_match_bearoffdump() {
+    use gen_bearoff::dump::{dump, DumpTarget};
+    use gen_bearoff::{BearoffDb, HyperDb};
     if !have_gnubg() {
         return;
     }
     let dir = scratch("dump-hyper");
-    let f = dir.join("hyper2.bd");
-    run_ok(&[
-        "hyper",
-        "-c",
-        "2",
-        "-q",
-        "--no-checkpoint",
-        "-o",
-        f.to_str().unwrap(),
-    ]);
-    let start = board::Variant::Hypergammon2.start().position_id();
-    for args in [
-        vec!["-n", "121792"],
-        vec!["-n", "16695"],
-        vec!["-n", "1"],
-        vec!["-p", start.as_str()],
-    ] {
-        let g = without_board(&bearoffdump(&f, &args));
-        let o: Vec<String> = ours(&f, &args).split('\n').map(str::to_string).collect();
-        // Ours prints gnubg's lines, then the probabilities and cubeless equity gnubg
-        // leaves out (before the final empty line).
-        let common = g.len() - 1;
-        assert!(
-            o.len() > g.len(),
-            "{args:?}\n{}\n---\n{}",
-            g.join("\n"),
-            o.join("\n")
-        );
-        assert_eq!(g[..common], o[..common], "{args:?}");
-        assert!(
-            o[common].starts_with("Cubeless equity"),
-            "{args:?}: {}",
-            o[common]
-        );
+    let build = |c: &str, name: &str| {
+        let f = dir.join(name);
+        run_ok(&[
+            "hyper",
+            "-c",
+            c,
+            "--gnubg-compat",
+            "-q",
+            "--no-checkpoint",
+            "-o",
+            f.to_str().unwrap(),
+        ]);
+        f
+    };
+    let check = |f: &Path, records: &[u64]| -> usize {
+        let name = f.to_str().unwrap();
+        let db = BearoffDb::open(f).unwrap();
+        for &i in records {
+            let g = without_board(&bearoffdump(f, &["-n", &i.to_string()]));
+            let o = dump(&db, &DumpTarget::Index(i), name).unwrap();
+            let o: Vec<&str> = o.split('\n').collect();
+            assert_eq!(g, o, "record {i} of {name}");
+        }
+        records.len()
+    };
+    // 1 checker: every record (index 0 is "no index" to gnubg).
+    let f1 = build("1", "h1.bd");
+    let all: Vec<u64> = (1..26 * 26).collect();
+    check(&f1, &all);
+    // Record 531: bearoffdump prints -0.0049 where the plain division gives -0.0050;
+    // illegal records (both sides on one point) +0.0000 where it gives -0.0000.
+    let text = String::from_utf8(run_ok(&["dump", f1.to_str().unwrap(), "-n", "531"]).stdout).unwrap();
+    assert!(text.contains("Centered cube                 : -0.0049"), "{text}");
+    let illegal = 26 * 3 + 22;
+    let text = String::from_utf8(run_ok(&["dump", f1.to_str().unwrap(), "-n", &illegal.to_string()]).stdout)
+        .unwrap();
+    assert!(text.contains("Owned cube                    : +0.0000"), "{text}");
+
+    // 2 checkers: every 40th of the records where the way of dividing shows (about 15,000
+    // of 123,201), and every 2000th record.
+    let f2 = build("2", "h2.bd");
+    let h = HyperDb::open(&f2).unwrap();
+    let n = 351u64 * 351;
+    let mut picked = Vec::new();
+    let mut sensitive = 0;
+    for i in 1..n {
+        let r = h.record(i).unwrap();
+        let e = r.cubeful();
+        let differs = (0..4).any(|k| divided(r.raw[5 + k]) != format!("{:+7.4}", f64::from(e[k])));
+        if differs {
+            sensitive += 1;
+        }
+        if (differs && sensitive % 40 == 1) || i % 2000 == 0 {
+            picked.push(i);
+        }
     }
+    let start = board::Variant::Hypergammon2.start().position_id();
+    eprintln!(
+        "2 checkers: {sensitive} records print differently with a plain division; comparing {} records",
+        picked.len()
+    );
+    assert!(sensitive > 1000, "{sensitive}");
+    check(&f2, &picked);
+    // And by Position ID.
+    let g = without_board(&bearoffdump(&f2, &["-p", &start]));
+    let o = ours(&f2, &["-p", &start]);
+    assert_eq!(g, o.split('\n').collect::<Vec<_>>());
 }

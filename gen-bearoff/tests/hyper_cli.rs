@@ -250,11 +250,17 @@ fn dump_and_verify_hyper_files() {
         "Position          346           346",
         "Owned cube                    : +0.32",
         "Centered cube (Jacoby rule)   : +0.204",
-        "Cubeless equity               : +0.1522",
-        "0.535474",
     ] {
         assert!(text.contains(needle), "{needle}\n{text}");
     }
+    // The text is bearoffdump's lines only (the last is the opponent-owns equity); the
+    // probabilities and the cubeless equity are in --json.
+    let last = text.trim_end().lines().last().unwrap();
+    assert!(last.starts_with("Opponent owns cube"), "{text}");
+    let json = String::from_utf8(run_ok(&["dump", &f, "-n", "121792", "--json"]).stdout).unwrap();
+    let j = common::parse_json(&json);
+    assert!(j["cubeless"].starts_with("0.1522"), "{json}");
+    assert!(j["probabilities.0"].starts_with("0.535474"), "{json}");
     // By Position ID: the 2-checker start position.
     let id = Variant::Hypergammon2.start().position_id();
     let by_id = String::from_utf8(run_ok(&["dump", &f, "-p", &id]).stdout).unwrap();

@@ -106,6 +106,51 @@ fn two_sided_runs_resume_from_their_last_level() {
 }
 
 #[test]
+fn a_leftover_state_counts_also_when_the_rerun_fits_in_memory() {
+    // Audit defect 2: an interrupted bucket run (8 MB is too little for 6x6 in memory),
+    // then a rerun with the default limit, small enough to keep everything in memory,
+    // used to ignore the state and strand the bucket files.
+    let dir = scratch("ts-resume-in-memory");
+    let f = dir.join("m8.bd");
+    let name = f.to_str().unwrap();
+    let err = run_err(&[
+        "two-sided",
+        "6x6",
+        "--memory-limit",
+        "8M",
+        "--stop-after-level",
+        "40",
+        "-j1",
+        "-q",
+        "-o",
+        name,
+    ]);
+    assert!(err.contains("--resume"), "{err}");
+    let left = vec!["m8.bd.bucket0".to_string(), "m8.bd.state".to_string()];
+    assert_eq!(file_names(&dir), left);
+    // Without --resume: the same error as in bucket mode, nothing touched.
+    let err = run_err(&["two-sided", "6x6", "-j1", "-q", "-o", name]);
+    assert_eq!(
+        err,
+        format!(
+            "gen-bearoff: {} is left from an interrupted run: pass --resume to continue it, or delete it and the bucket files next to it\n",
+            dir.join("m8.bd.state").display()
+        )
+    );
+    assert_eq!(file_names(&dir), left);
+    // With --resume: continued in bucket mode to the manual's 6x6 file, no scratch left.
+    run_ok(&["two-sided", "6x6", "-j1", "-q", "--resume", "-o", name]);
+    assert_eq!(
+        md5_hex(&std::fs::read(&f).unwrap()),
+        "44b6040b49b46cb9dd2ce8caa947044d"
+    );
+    assert_eq!(
+        file_names(&dir),
+        vec!["m8.bd".to_string(), "m8.bd.sha256".to_string()]
+    );
+}
+
+#[test]
 fn one_sided_reruns_replace_leftovers() {
     let dir = scratch("os-rerun");
     let f = dir.join("os5.bd");

@@ -282,3 +282,90 @@ fn a_killed_task_reruns_to_the_same_bytes() {
         "44b6040b49b46cb9dd2ce8caa947044d"
     );
 }
+
+#[test]
+fn the_assembly_never_writes_over_the_work_directory_or_its_files() {
+    // Audit defect 3: `--assemble -o W/plan --force` replaced the plan with the
+    // database, `-o W/L010-001of002.part --force` a part.
+    let dir = scratch("sharded-own-files");
+    let work = dir.join("W");
+    plan("6x2", &work, &[]);
+    run_ok(&[
+        "two-sided",
+        "6x2",
+        "--work",
+        s(&work),
+        "--shard",
+        "1/2",
+        "-q",
+        "-j",
+        "1",
+    ]);
+    let snapshot = || -> Vec<(String, Vec<u8>)> {
+        let mut v: Vec<(String, Vec<u8>)> = std::fs::read_dir(&work)
+            .unwrap()
+            .map(|e| {
+                let e = e.unwrap();
+                (
+                    e.file_name().to_string_lossy().into_owned(),
+                    std::fs::read(e.path()).unwrap(),
+                )
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    let before = snapshot();
+    assert!(
+        before.iter().any(|(n, _)| n == "L010-001of002.part"),
+        "{:?}",
+        before.iter().map(|x| &x.0).collect::<Vec<_>>()
+    );
+    std::fs::create_dir(dir.join("sub")).unwrap();
+    let plan_via_dots = format!("{}/../W/plan", s(&dir.join("sub")));
+    for (output, why) in [
+        (s(&work).to_string(), "is the work directory"),
+        (s(&work.join("plan")).to_string(), "own files"),
+        (plan_via_dots, "own files"),
+        (s(&work.join("L010-001of002.part")).to_string(), "own files"),
+        // Not there (yet), but the names of the work directory's own files: a claim or
+        // temporary part would be swept away by the assembly itself.
+        (s(&work.join("L030-002of002.claim")).to_string(), "own files"),
+        (
+            s(&work.join("L030-002of002.part.tmp1-0")).to_string(),
+            "own files",
+        ),
+        (s(&work.join("L099-001of002.part")).to_string(), "own files"),
+    ] {
+        for force in [false, true] {
+            let mut args = vec![
+                "two-sided",
+                "6x2",
+                "--work",
+                s(&work),
+                "--assemble",
+                "-q",
+                "-o",
+                &output,
+            ];
+            if force {
+                args.push("--force");
+            }
+            let err = run_err(&args);
+            assert!(
+                err.starts_with(&format!("gen-bearoff: the output {output} ")) && err.contains(why),
+                "{output}: {err}"
+            );
+        }
+    }
+    assert_eq!(snapshot(), before, "the work directory is unchanged");
+    // Elsewhere (also a new name inside the work directory) it is written: the manual's
+    // MD5 of 6x2 (tests/md5_tables.rs).
+    for out in [dir.join("ts.bd"), work.join("ts6x2.bd")] {
+        assemble("6x2", &work, &out);
+        assert_eq!(
+            md5_hex(&std::fs::read(&out).unwrap()),
+            "e9d760bf213841c285245ed757a52f4d"
+        );
+    }
+}

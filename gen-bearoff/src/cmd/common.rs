@@ -13,19 +13,38 @@ use gen_bearoff::{BearoffDb, HeaderStyle};
 /// `--format`: which header to write.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum FormatChoice {
-    /// gnubg's header when gnubg can read the result (under 2 GiB), else bgkit's wide one.
+    /// gnubg's header when gnubg can read the result (at most 23 points, under 2 GiB),
+    /// else bgkit's wide one.
     Auto,
-    /// Always gnubg's header and 32-bit layout (fails if offsets do not fit).
+    /// Always gnubg's header (at most 23 points; a compressed one-sided file fails if an
+    /// offset does not fit in 32 bits).
     Gnubg,
-    /// Always bgkit's wide header (64-bit offsets).
+    /// Always bgkit's wide header (compressed one-sided files: 64-bit offsets; other
+    /// layouts are gnubg's).
     Wide,
 }
 
 /// gnubg's readers use 32-bit offsets and its manual limits files to 2 GB.
 pub const GNUBG_MAX_FILE: u64 = (1 << 31) - 1;
 
-/// The header style for a file of `size` bytes.
-pub fn choose_style(choice: FormatChoice, no_header: bool, size: u64) -> Result<HeaderStyle> {
+/// The most points gnubg 1.07 reads in a bearoff header (it refuses 24 with "illegal
+/// number of points").
+pub const GNUBG_MAX_POINTS: u8 = 23;
+
+/// Refuses `--format gnubg` for a database gnubg cannot read for its number of points
+/// (said before any work; `--no-header` writes no header, so any size goes).
+pub fn check_format_points(choice: FormatChoice, no_header: bool, points: u8) -> Result<()> {
+    if choice == FormatChoice::Gnubg && !no_header && points > GNUBG_MAX_POINTS {
+        bail!(
+            "--format gnubg: gnubg reads bearoff files of at most {GNUBG_MAX_POINTS} points, not {points}; use --format auto or wide (bgkit's wide header)"
+        );
+    }
+    Ok(())
+}
+
+/// The header style for a file of `size` bytes with `points` points per side.
+pub fn choose_style(choice: FormatChoice, no_header: bool, points: u8, size: u64) -> Result<HeaderStyle> {
+    check_format_points(choice, no_header, points)?;
     Ok(match (no_header, choice) {
         (true, FormatChoice::Wide) => {
             bail!("--no-header writes gnubg's headerless layout; it cannot be combined with --format wide")
@@ -33,7 +52,9 @@ pub fn choose_style(choice: FormatChoice, no_header: bool, size: u64) -> Result<
         (true, _) => HeaderStyle::None,
         (false, FormatChoice::Gnubg) => HeaderStyle::Gnubg,
         (false, FormatChoice::Wide) => HeaderStyle::Wide,
-        (false, FormatChoice::Auto) if size <= GNUBG_MAX_FILE => HeaderStyle::Gnubg,
+        (false, FormatChoice::Auto) if size <= GNUBG_MAX_FILE && points <= GNUBG_MAX_POINTS => {
+            HeaderStyle::Gnubg
+        }
         (false, FormatChoice::Auto) => HeaderStyle::Wide,
     })
 }
@@ -89,7 +110,31 @@ pub fn open_db(path: &Path, assume_header: Option<&str>) -> Result<BearoffDb> {
             h.resize(39, b'x');
             h.push(b'\n');
             let header = Header::parse(&h).with_context(|| format!("--assume-header '{text}'"))?;
+            refuse_a_header(path)?;
             Ok(BearoffDb::open_headerless(path, header.kind)?)
         }
     }
+}
+
+/// Refuses `--assume-header` for a file that starts with a header of its own (read as
+/// headerless, its header would be taken for data). A file too short for a header, or
+/// missing, is left to the reader to report.
+fn refuse_a_header(path: &Path) -> Result<()> {
+    use std::io::Read;
+    let mut first = [0u8; 40];
+    let Ok(mut f) = std::fs::File::open(path) else {
+        return Ok(());
+    };
+    if f.read_exact(&mut first).is_err() {
+        return Ok(());
+    }
+    if Header::parse(&first).is_ok() {
+        let text = String::from_utf8_lossy(&first);
+        bail!(
+            "{}: the file has a header of its own ({}); --assume-header is for headerless files: leave it out",
+            path.display(),
+            text.trim_end_matches(['\n', 'x']),
+        );
+    }
+    Ok(())
 }

@@ -142,12 +142,12 @@ impl Display {
                 memory,
             } => {
                 self.say(format!(
-                    "positions: {} game over, {} no contact, {} contact, {} illegal; {paths} moves tabulated; about {:.2} GB of memory",
+                    "positions: {} game over, {} no contact, {} contact, {} illegal; {paths} moves tabulated; about {} of memory",
                     classes[1],
                     classes[2],
                     classes[3],
                     classes[0],
-                    memory as f64 / 1e9
+                    gen_bearoff::byte_size::show(memory)
                 ));
             }
             HyperEvent::Resumed { iteration, residual } => {
@@ -245,6 +245,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
         EXACT_THRESHOLD
     });
     let ckpt = checkpoint_path(&args.output);
+    // Taken first: the partial file's lock keeps a second run on this output (and on its
+    // checkpoint) out for the whole run.
+    let mut out = AtomicOutput::create(&args.output, args.force)?;
     if !args.no_checkpoint && !args.resume && ckpt.exists() {
         bail!(
             "{} is left from an interrupted run: pass --resume to continue it, or delete it",
@@ -281,7 +284,6 @@ pub fn run(args: Args) -> Result<ExitCode> {
         phase: None,
         residuals: Vec::new(),
     });
-    let mut out = AtomicOutput::create(&args.output)?;
     let result = generate_hyper(&opts, &mut out, &|e| {
         if let Ok(mut d) = display.lock() {
             d.event(e);

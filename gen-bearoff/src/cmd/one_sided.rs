@@ -7,6 +7,7 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 use clap::Parser;
 
+use gen_bearoff::byte_size::show;
 use gen_bearoff::format::header::{Header, Kind, OneSidedParams};
 use gen_bearoff::onesided::generate::{exact_bytes_per_position, generate_exact};
 use gen_bearoff::onesided::layout::{
@@ -17,7 +18,8 @@ use gen_bearoff::output::AtomicOutput;
 use gen_bearoff::{HeaderStyle, PositionIndex};
 
 use super::common::{
-    choose_style, default_memory_limit, global_threads, note, parse_size, phase_bar, FormatChoice,
+    check_format_points, choose_style, default_memory_limit, global_threads, note, parse_size, phase_bar,
+    FormatChoice,
 };
 
 /// Options of `one-sided`.
@@ -71,6 +73,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if !(1..=15).contains(&args.checkers) {
         bail!("--checkers must be 1-15, got {}", args.checkers);
     }
+    check_format_points(args.format, args.no_header, args.points)?;
     let index = PositionIndex::new(usize::from(args.points), usize::from(args.checkers)).expect("checked");
     let count = index.count();
     if count > u64::from(u32::MAX) {
@@ -90,11 +93,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let limit = args.memory_limit.unwrap_or_else(default_memory_limit);
     if need > limit {
         bail!(
-            "one-sided {}x{} needs about {:.2} GB of memory ({count} positions x {per_position} bytes); the limit is {:.2} GB (--memory-limit)",
+            "one-sided {}x{} needs about {} of memory ({count} positions x {per_position} bytes); the limit is {} (--memory-limit)",
             args.points,
             args.checkers,
-            need as f64 / 1e9,
-            limit as f64 / 1e9
+            show(need),
+            show(limit)
         );
     }
     let params = OneSidedParams {
@@ -107,21 +110,26 @@ pub fn run(args: Args) -> Result<ExitCode> {
     note(
         args.quiet,
         &format!(
-            "one-sided {}x{}: {count} positions, about {:.1} MB of memory",
+            "one-sided {}x{}: {count} positions, about {} of memory",
             args.points,
             args.checkers,
-            need as f64 / 1e6
+            show(need)
         ),
     );
     let start = Instant::now();
     let bar = phase_bar(count, "one-sided", args.quiet);
     let progress = |done: u64| bar.set_position(done);
-    let mut out = AtomicOutput::create(&args.output)?;
+    let mut out = AtomicOutput::create(&args.output, args.force)?;
     let style;
     if args.normal_dist {
         let table = generate_normal(&index, &progress);
         bar.finish_and_clear();
-        style = choose_style(args.format, args.no_header, 40 + count * NORMAL_RECORD_LEN)?;
+        style = choose_style(
+            args.format,
+            args.no_header,
+            args.points,
+            40 + count * NORMAL_RECORD_LEN,
+        )?;
         let header = Header {
             kind: Kind::OneSided(params),
             style,
@@ -136,7 +144,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             style: HeaderStyle::Gnubg,
         };
         let size = exact_file_size(&table, &opts);
-        style = choose_style(args.format, args.no_header, size)?;
+        style = choose_style(args.format, args.no_header, args.points, size)?;
         opts.style = style;
         let header = Header {
             kind: Kind::OneSided(params),

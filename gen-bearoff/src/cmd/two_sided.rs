@@ -7,6 +7,7 @@ use std::time::Instant;
 use anyhow::{bail, Result};
 use clap::Parser;
 
+use gen_bearoff::byte_size::show;
 use gen_bearoff::format::header::{Header, Kind, TwoSidedParams};
 use gen_bearoff::output::AtomicOutput;
 use gen_bearoff::twosided::sharded::Shard;
@@ -36,9 +37,10 @@ pub struct Args {
     #[arg(long, value_parser = parse_size, hide = true)]
     pub band_size: Option<u64>,
     /// Continue an interrupted run (its state file FILE.state and bucket files
-    /// FILE.bucketN). Only runs that use bucket files can be resumed: those whose output
-    /// does not fit in memory, and all long ones (2^28 records and more); shorter runs
-    /// start again from the beginning.
+    /// FILE.bucketN), also when this run would fit in memory. Only runs that use bucket
+    /// files leave these: those whose output does not fit in memory, and all long ones
+    /// (2^28 records and more); shorter runs start again from the beginning. Without
+    /// --resume a leftover state file is an error.
     #[arg(long)]
     pub resume: bool,
     /// For tests: stop with an error after this pip-sum level, as if interrupted.
@@ -119,7 +121,7 @@ impl Spec {
             .count();
         let records = n * n;
         let size = 40 + records * if params.cubeful { 8 } else { 2 };
-        let style = choose_style(self.format, self.no_header, size)?;
+        let style = choose_style(self.format, self.no_header, points, size)?;
         Ok((params, records, style))
     }
 }
@@ -173,7 +175,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     };
     let limit = args.memory_limit.unwrap_or_else(default_memory_limit);
     let start = Instant::now();
-    let mut out = AtomicOutput::create(&output)?;
+    let mut out = AtomicOutput::create(&output, args.force)?;
     let scratch = out.partial().to_path_buf();
     let quiet = args.quiet;
     let bar = phase_bar(records, "two-sided", true);
@@ -182,12 +184,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
         note(
             quiet,
             &format!(
-                "two-sided {points}x{checkers}: {n} positions per side, {records} records, {:.2} GB output; memory: window {:.2} GB, band {:.2} GB, tables {:.2} GB, peak about {:.2} GB; {} band(s)",
-                plan.output_bytes as f64 / 1e9,
-                plan.window_bytes as f64 / 1e9,
-                plan.band_bytes as f64 / 1e9,
-                plan.table_bytes as f64 / 1e9,
-                plan.peak_bytes() as f64 / 1e9,
+                "two-sided {points}x{checkers}: {n} positions per side, {records} records, {} output; memory: window {}, band {}, tables {}, peak about {}; {} band(s)",
+                show(plan.output_bytes),
+                show(plan.window_bytes),
+                show(plan.band_bytes),
+                show(plan.table_bytes),
+                show(plan.peak_bytes()),
                 plan.bands.len()
             ),
         );

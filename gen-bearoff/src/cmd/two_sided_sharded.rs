@@ -13,8 +13,8 @@ use clap::Parser;
 use gen_bearoff::format::header::{Header, Kind};
 use gen_bearoff::output::AtomicOutput;
 use gen_bearoff::twosided::sharded::{
-    assemble, remove_leftovers, run_shard, run_worker, shard_records, Shard, ShardOutcome, WorkPlan,
-    WorkerEvent, WorkerSettings,
+    assemble, is_work_file, remove_leftovers, run_shard, run_worker, shard_records, Shard, ShardOutcome,
+    WorkPlan, WorkerEvent, WorkerSettings,
 };
 use gen_bearoff::HeaderStyle;
 
@@ -60,8 +60,21 @@ pub fn run(args: Args) -> Result<ExitCode> {
     };
     global_threads(args.threads)?;
     let (points, checkers) = args.spec.size()?;
-    if args.resume || args.band_size.is_some() || args.stop_after_level.is_some() {
-        bail!("--resume, --band-size and --stop-after-level are for one-process builds, not with --work (a rerun task redoes its part)");
+    // Named as given (--band-size and --stop-after-level are hidden from --help).
+    let given: Vec<&str> = [
+        (args.resume, "--resume"),
+        (args.band_size.is_some(), "--band-size"),
+        (args.stop_after_level.is_some(), "--stop-after-level"),
+    ]
+    .into_iter()
+    .filter_map(|(on, flag)| on.then_some(flag))
+    .collect();
+    if !given.is_empty() {
+        bail!(
+            "{} {} for one-process builds, not with --work (a rerun task redoes its part)",
+            given.join(" and "),
+            if given.len() == 1 { "is" } else { "are" }
+        );
     }
     let plan = WorkPlan::open(&dir)?;
     let p = plan.params;
@@ -176,14 +189,15 @@ fn run_as_worker(args: &Args, dir: &Path, plan: &WorkPlan, shard: Shard) -> Resu
 
 fn run_assemble(args: &Args, dir: &Path, plan: &WorkPlan) -> Result<ExitCode> {
     let output = args.output.clone().expect("--assemble requires -o");
-    cli_support::outputs::check(&output, &[], args.force)?;
+    check_not_a_work_file(&output, dir)?;
+    cli_support::outputs::check(&output, &[dir, &dir.join("plan")], args.force)?;
     let start = Instant::now();
     let header = Header {
         kind: Kind::TwoSided(plan.params),
         style: plan.style,
     };
     let limit = args.memory_limit.unwrap_or_else(default_memory_limit);
-    let mut out = AtomicOutput::create(&output)?;
+    let mut out = AtomicOutput::create(&output, args.force)?;
     let bar = phase_bar(1, "assemble", args.quiet);
     let progress = |step: u64, steps: u64| {
         bar.set_length(steps);
@@ -210,4 +224,29 @@ fn run_assemble(args: &Args, dir: &Path, plan: &WorkPlan) -> Result<ExitCode> {
         ),
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// Refuses an output that is the work directory or one of its files (the plan, the parts
+/// the assembly reads, claims and temporary parts, which it removes afterwards), also
+/// one that does not exist yet: they are never replaced, `--force` or not.
+fn check_not_a_work_file(output: &Path, dir: &Path) -> Result<()> {
+    let (out, work) = (
+        cli_support::outputs::canonical(output),
+        cli_support::outputs::canonical(dir),
+    );
+    let name = out.file_name().and_then(|n| n.to_str());
+    if out == work {
+        bail!(
+            "the output {} is the work directory; write the database elsewhere",
+            output.display()
+        );
+    }
+    if out.parent() == Some(work.as_path()) && name.is_some_and(is_work_file) {
+        bail!(
+            "the output {} is one of the work directory {}'s own files (its plan, parts, claims and temporary parts); write the database elsewhere",
+            output.display(),
+            dir.display()
+        );
+    }
+    Ok(())
 }

@@ -19,6 +19,8 @@ pub const RECORD_LEN: usize = 28;
 pub const U24_MAX: u32 = 0xFF_FFFF;
 /// The equity fields of an illegal (placeholder) record: 0 as gnubg writes it.
 pub const ZERO_EQUITY: u32 = 0x7F_FFFF;
+/// `1 / 16777215` in `f32`, the factor gnubg's fast-math build reads fields with.
+const U24_RECIPROCAL: f32 = 1.0 / U24_MAX as f32;
 
 /// Which cube position an equity is for (gnubg's `CFHYPER` choice).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -95,21 +97,26 @@ impl HyperRecord {
         HyperRecord { raw }
     }
 
-    /// The five probabilities as gnubg reads them (`u / 16777215.0f`).
+    /// The five probabilities as gnubg 1.07 reads them: its source says
+    /// `u / 16777215.0f`, which Debian's fast-math build executes as `u · (1 / 16777215.0f)`
+    /// (as for the one-sided files; the plain division differs in the last bit now and
+    /// then, and so in the last digit `bearoffdump` prints).
     pub fn probabilities(&self) -> [f32; 5] {
         let mut p = [0f32; 5];
         for (o, &u) in p.iter_mut().zip(&self.raw[..5]) {
-            *o = u as f32 / U24_MAX as f32;
+            *o = u as f32 * U24_RECIPROCAL;
         }
         p
     }
 
     /// The four cubeful equities (owned, centred, centred Jacoby, opponent owns) as gnubg
-    /// reads them (`(u / 16777215.0f − 0.5f) · 6.0f`).
+    /// 1.07 reads them: `(u / 16777215.0f − 0.5f) · 6.0f`, the division executed as a
+    /// multiplication by the reciprocal (see [`HyperRecord::probabilities`]); so an
+    /// illegal record's `0x7FFFFF` reads as +0, as gnubg prints it.
     pub fn cubeful(&self) -> [f32; 4] {
         let mut e = [0f32; 4];
         for (o, &u) in e.iter_mut().zip(&self.raw[5..]) {
-            *o = (u as f32 / U24_MAX as f32 - 0.5f32) * 6.0f32;
+            *o = (u as f32 * U24_RECIPROCAL - 0.5f32) * 6.0f32;
         }
         e
     }
@@ -174,6 +181,26 @@ mod tests {
         assert!((r.exact_cubeful()[0] - 1.0).abs() < 1e-12);
         assert!((f64::from(r.probabilities()[0]) - 0.25).abs() < 1e-7);
         assert_eq!(r.to_bytes()[27], 0);
+    }
+
+    #[test]
+    fn fields_are_read_with_the_reciprocal_as_debians_gnubg_does() {
+        // The reciprocal is 2^-24 (1 + 2^-23) in f32, not 2^-24: 1/(2^24 - 1) lies just
+        // above the midpoint between the two.
+        assert_eq!(U24_RECIPROCAL.to_bits(), 0x3380_0001);
+        // The placeholder equity reads as +0 (the division gives -1.8e-7, printed
+        // -0.0000 where bearoffdump prints +0.0000).
+        let e = HyperRecord::ILLEGAL.cubeful();
+        assert!(e.iter().all(|v| v.to_bits() == 0), "{e:?}");
+        assert!((ZERO_EQUITY as f32 / U24_MAX as f32 - 0.5) * 6.0 < 0.0);
+        // Record 531 of makehyper -c 1's file: centred 8374766, printed -0.0049 by
+        // bearoffdump (the division gives -0.00500..., printed -0.0050).
+        let mut r = HyperRecord::ILLEGAL;
+        r.raw[6] = 8_374_766;
+        let c = r.cubeful()[1];
+        assert_eq!(format!("{:+7.4}", f64::from(c)), "-0.0049", "{c}");
+        let divided = (8_374_766f32 / U24_MAX as f32 - 0.5) * 6.0;
+        assert_eq!(format!("{:+7.4}", f64::from(divided)), "-0.0050");
     }
 
     #[test]

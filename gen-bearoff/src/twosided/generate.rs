@@ -25,7 +25,8 @@
 //! the buckets' lengths. An interrupted run continues with `resume`: the buckets are cut
 //! back to the recorded lengths, the window (the last 24 levels) is read back from them,
 //! and generation goes on from the next level. The result is the same file as an
-//! uninterrupted run's (tested).
+//! uninterrupted run's (tested). A run that would fit in memory resumes in bucket mode
+//! too; without `resume` a leftover state file is an error, whatever the plan.
 
 use std::collections::VecDeque;
 use std::io::Write;
@@ -57,14 +58,10 @@ pub fn generate_two_sided(
     let layout = Layout::new(index, planes);
     let mut plan = plan_for(&layout, params, run.memory_limit, run.band_limit)?;
     let state_path = TwoSidedRun::state_path(&run.scratch);
-    let resumed = if plan.in_memory {
-        // A run small enough for memory keeps no state; but a --resume next to the
-        // state of another database is refused, not silently ignored.
-        if run.resume && state_path.exists() {
-            State::read(&state_path)?.check_params(&state_path, &plan)?;
-        }
-        None
-    } else if state_path.exists() {
+    // A leftover state file is resumed or refused, whatever this run's plan: a run that
+    // would fit in memory now (a larger memory limit) resumes in bucket mode with the
+    // interrupted run's bands, so that its bucket files are used and then removed.
+    let resumed = if state_path.exists() {
         if !run.resume {
             return Err(BearoffError::InvalidParameters(format!(
                 "{} is left from an interrupted run: pass --resume to continue it, or delete it and the bucket files next to it",
@@ -75,6 +72,7 @@ pub fn generate_two_sided(
         state.check(&state_path, &plan)?;
         // Keep the interrupted run's bands.
         let row_bytes = plan.n * 2 * planes as u64;
+        plan.in_memory = false;
         plan.bands = state.bands.clone();
         plan.band_bytes = plan
             .bands

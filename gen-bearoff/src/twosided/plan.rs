@@ -5,6 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::byte_size::show;
 use crate::error::BearoffError;
 use crate::format::header::TwoSidedParams;
 use crate::format::index::PositionIndex;
@@ -161,13 +162,13 @@ pub(super) fn plan_for(
     let row_bytes = n * 2 * planes as u64;
     if fixed + (1 << 20) > memory_limit || table_bytes + row_bytes > memory_limit {
         return Err(BearoffError::Memory(format!(
-            "two-sided {}x{} needs at least {:.2} GB of memory (window {:.2} GB, tables {:.2} GB); the limit is {:.2} GB (see --memory-limit)",
+            "two-sided {}x{} needs at least {} of memory (window {}, tables {}); the limit is {} (see --memory-limit)",
             params.points,
             params.checkers,
-            (fixed + (1 << 20)) as f64 / 1e9,
-            window_bytes as f64 / 1e9,
-            table_bytes as f64 / 1e9,
-            memory_limit as f64 / 1e9
+            show((fixed + (1 << 20)).max(table_bytes + row_bytes)),
+            show(window_bytes),
+            show(table_bytes),
+            show(memory_limit)
         )));
     }
     // Everything in memory if it fits; otherwise bands, assembled after the window is

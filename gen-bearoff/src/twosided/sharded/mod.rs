@@ -22,7 +22,7 @@ pub mod work;
 pub mod worker;
 
 pub use assemble::{assemble, check_complete};
-pub use part::remove_leftovers;
+pub use part::{is_work_file, remove_leftovers};
 pub use slice::Shard;
 pub use task::{run_shard, shard_records, ShardBuilder, ShardOutcome};
 pub use work::WorkPlan;

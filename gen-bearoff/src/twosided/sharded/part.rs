@@ -250,6 +250,18 @@ pub(super) fn list_parts(dir: &Path) -> Result<Listing, BearoffError> {
     Ok(listing)
 }
 
+/// Whether `name` is a leftover [`remove_leftovers`] removes: a temporary part file
+/// (`L*.part.tmp*`) or a claim (`L*.claim`).
+fn is_leftover(name: &str) -> bool {
+    name.starts_with('L') && (name.contains(".part.tmp") || name.ends_with(".claim"))
+}
+
+/// Whether `name` is one of a work directory's own files: its `plan`, a part, or a
+/// leftover (claim, temporary part). Nothing else may be written under such a name.
+pub fn is_work_file(name: &str) -> bool {
+    name == "plan" || parse_part_name(name).is_some() || is_leftover(name)
+}
+
 /// Removes what killed or overtaken tasks left in `dir`: temporary part files
 /// (`*.part.tmp*`) and claims (`*.claim`). For after the assembly, when no task runs.
 /// Returns how many files were removed.
@@ -261,8 +273,7 @@ pub fn remove_leftovers(dir: &Path) -> Result<usize, BearoffError> {
         let entry = entry.map_err(|e| BearoffError::io(dir, "cannot list the work directory", e))?;
         let name = entry.file_name();
         let Some(name) = name.to_str() else { continue };
-        let leftover = name.starts_with('L') && (name.contains(".part.tmp") || name.ends_with(".claim"));
-        if leftover {
+        if is_leftover(name) {
             match fs::remove_file(entry.path()) {
                 Ok(()) => removed += 1,
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
