@@ -238,7 +238,7 @@ pub fn remove_stale_temps(dir: &Path) -> io::Result<Vec<PathBuf>> {
 /// Fsyncs the directory holding `path`, so that a rename into it survives a crash.
 /// Filesystems that cannot sync a directory (they answer "invalid input" or
 /// "unsupported") are accepted as they are; elsewhere than Unix this does nothing.
-fn sync_dir(path: &Path) -> io::Result<()> {
+pub fn sync_dir(path: &Path) -> io::Result<()> {
     #[cfg(unix)]
     {
         let dir = match path.parent() {

@@ -134,7 +134,7 @@ fn place_new(file: AtomicFile, partial: &Path, target: &Path) -> Result<io::Resu
     match fs::hard_link(partial, target) {
         Ok(()) => {
             drop(file); // removes the partial name; the data stays under `target`
-            Ok(sync_dir(target))
+            Ok(fileio::sync_dir(target))
         }
         Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Err(appeared(target)),
         Err(_) => {
@@ -143,19 +143,6 @@ fn place_new(file: AtomicFile, partial: &Path, target: &Path) -> Result<io::Resu
             }
             Ok(file.commit())
         }
-    }
-}
-
-/// Fsyncs the directory holding `path` (filesystems that cannot are accepted as they
-/// are), so that the new name survives a crash.
-fn sync_dir(path: &Path) -> io::Result<()> {
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    match File::open(dir).and_then(|d| d.sync_all()) {
-        Err(e) if matches!(e.kind(), io::ErrorKind::InvalidInput | io::ErrorKind::Unsupported) => Ok(()),
-        other => other,
     }
 }
 

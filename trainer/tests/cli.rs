@@ -2,15 +2,7 @@
 
 mod common;
 
-use common::{dir_names, killed_writers_temps, scratch, stderr, trainer};
-
-fn fails_with(args: &[&str], needle: &str) {
-    let o = trainer(args);
-    assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
-    let e = stderr(&o);
-    assert!(e.starts_with("trainer: ") && e.contains(needle), "{args:?}: {e}");
-    assert_eq!(e.matches("trainer: ").count(), 1, "printed once: {e}");
-}
+use common::{dir_names, fails_with, killed_writers_temps, scratch, stderr, trainer};
 
 #[test]
 fn duel_prints_json_with_the_documented_fields() {

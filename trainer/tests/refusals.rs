@@ -11,15 +11,7 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use board::{MoveGen, Variant};
-use common::{bytes, have, s, scratch, stderr, trainer, OS, TS, WD};
-
-/// Exit 2 with one `trainer: ` line that contains `needle`.
-fn fails_with(o: &Output, needle: &str) {
-    let e = stderr(o);
-    assert_eq!(o.status.code(), Some(2), "{e}");
-    assert!(e.starts_with("trainer: ") && e.contains(needle), "{e}");
-    assert_eq!(e.matches("trainer: ").count(), 1, "printed once: {e}");
-}
+use common::{bytes, have, refused, s, scratch, stderr, trainer, OS, TS, WD};
 
 /// Runs `trainer args` with `BGKIT_DATA` set to `data`.
 fn trainer_with_data(data: &Path, args: &[&str]) -> Output {
@@ -81,12 +73,12 @@ fn tourney_export_never_replaces_a_participants_weights() {
         "--force",
         "--quiet",
     ]);
-    fails_with(&o, "is also an input");
+    refused(&o, "is also an input");
     assert_eq!(bytes(&weights), bytes(Path::new(WD)), "the weights are untouched");
     // A collection is one SGF file: another name is refused before anything is written.
     let txt = dir.join("x.txt");
     let o = trainer(&["tourney", "export", s(&t), "--collection", s(&txt), "--quiet"]);
-    fails_with(&o, "must end in .sgf");
+    refused(&o, "must end in .sgf");
     assert!(!txt.exists());
     // The database given on the command line is an input too.
     let os = dir.join("os.sgf");
@@ -104,7 +96,7 @@ fn tourney_export_never_replaces_a_participants_weights() {
         "--bearoff-ts",
         TS,
     ]);
-    fails_with(&o, "is also an input");
+    refused(&o, "is also an input");
     assert_eq!(bytes(&os), bytes(Path::new(OS)));
     // And the export still works where it should.
     let all = dir.join("all.sgf");
@@ -144,7 +136,7 @@ fn files_found_in_the_data_directory_are_inputs() {
                 "--force",
             ],
         );
-        fails_with(&o, "is also an input");
+        refused(&o, "is also an input");
     }
     assert_eq!(bytes(&wd), bytes(Path::new(WD)));
     assert_eq!(bytes(&os), bytes(Path::new(OS)));
@@ -167,7 +159,7 @@ fn files_found_in_the_data_directory_are_inputs() {
             "--quiet",
         ],
     );
-    fails_with(&o, "is also an input");
+    refused(&o, "is also an input");
     assert_eq!(bytes(&sgf), bytes(Path::new(WD)));
 }
 
@@ -175,34 +167,15 @@ fn files_found_in_the_data_directory_are_inputs() {
 #[test]
 fn duel_records_are_sgf_or_mat_only() {
     let dir = scratch("audit-record");
+    let record = |path: &Path| {
+        let args = ["--a", "pubeval", "--b", "random", "--games", "2", "--quiet"];
+        trainer(&[&["duel", "--record", s(path)], &args[..]].concat())
+    };
     let txt = dir.join("r.txt");
-    let o = trainer(&[
-        "duel",
-        "--a",
-        "pubeval",
-        "--b",
-        "random",
-        "--games",
-        "2",
-        "--record",
-        s(&txt),
-        "--quiet",
-    ]);
-    fails_with(&o, "the file name must end in .sgf or .mat");
+    refused(&record(&txt), "the file name must end in .sgf or .mat");
     assert!(!txt.exists());
     let mat = dir.join("r.MAT");
-    let o = trainer(&[
-        "duel",
-        "--a",
-        "pubeval",
-        "--b",
-        "random",
-        "--games",
-        "2",
-        "--record",
-        s(&mat),
-        "--quiet",
-    ]);
+    let o = record(&mat);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(std::str::from_utf8(&bytes(&mat)).unwrap().contains("point match"));
 }
@@ -246,7 +219,7 @@ fn curves_with_numbers_that_are_not_finite_are_an_error_not_a_hang() {
             &["curve", "--input", s(&csv), "-o", s(&png), "--x", x],
             Duration::from_secs(60),
         );
-        fails_with(&o, &format!("v.csv:3: {says}"));
+        refused(&o, &format!("v.csv:3: {says}"));
         assert!(!png.exists());
     }
     // Degenerate but finite curves draw: one row; every row the same.
@@ -281,7 +254,7 @@ fn benchmark_sets_without_positions_or_with_damaged_candidates_are_errors() {
     let empty = dir.join("bh.jsonl");
     write_set(&empty, &[]);
     let o = trainer(&["benchmark", "--weights", "pubeval", "--set", s(&empty)]);
-    fails_with(&o, &format!("{} holds no positions", s(&empty)));
+    refused(&o, &format!("{} holds no positions", s(&empty)));
     // The opening 3-1: the first two legal moves as candidates; then the same line with
     // a second candidate no 3-1 reaches (the position after a 6-5).
     let start = Variant::Backgammon.start();
@@ -305,7 +278,7 @@ fn benchmark_sets_without_positions_or_with_damaged_candidates_are_errors() {
         &[line(&m31[0], &m31[1]), String::new(), line(&m31[0], &m65)],
     );
     let o = trainer(&["benchmark", "--weights", "pubeval", "--set", s(&set)]);
-    fails_with(
+    refused(
         &o,
         &format!(
             "{}:4: candidate 2 (after_id {}) is not reached by any legal move of 3-1",
@@ -339,8 +312,8 @@ fn benchmark_sets_without_positions_or_with_damaged_candidates_are_errors() {
 fn lookahead_and_minutes_messages_say_what_is_valid() {
     for bad in ["gnubg:@-1", "gnubg:@x", "gnubg:@5"] {
         let o = trainer(&["duel", "--a", bad, "--b", "pubeval", "--games", "2", "--quiet"]);
-        fails_with(&o, &format!("player A: player '{bad}': lookahead @"));
-        fails_with(&o, "a lookahead is @0 to @4");
+        refused(&o, &format!("player A: player '{bad}': lookahead @"));
+        refused(&o, "a lookahead is @0 to @4");
     }
     let dir = scratch("audit-minutes");
     for (sub, extra) in [
@@ -351,7 +324,7 @@ fn lookahead_and_minutes_messages_say_what_is_valid() {
         let mut args = vec![sub, "--minutes", "1e300", "--out", s(&out)];
         args.extend(extra);
         let o = trainer(&args);
-        fails_with(
+        refused(
             &o,
             "--minutes 1e300 is longer than a thousand years (the most it accepts is 525960000 minutes)",
         );

@@ -5,8 +5,8 @@ mod common;
 
 use std::path::Path;
 
-use board::{Dice, MoveGen, Position, Variant};
-use common::{dir_names, killed_writers_temps, scratch, stderr, trainer};
+use board::{Dice, MoveGen, Position};
+use common::{dir_names, fails_with, killed_writers_temps, samples, scratch, stderr, trainer};
 use datasets::benchmark::{self, Candidate, Entry};
 use datasets::format::{self, Format, Sample};
 use evaluator::weights::Weights;
@@ -17,50 +17,6 @@ fn ok_json(args: &[&str]) -> Value {
     assert!(o.status.success(), "{args:?}: {}", stderr(&o));
     serde_json::from_slice(&o.stdout)
         .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stdout)))
-}
-
-fn fails_with(args: &[&str], needle: &str) {
-    let o = trainer(args);
-    assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
-    let e = stderr(&o);
-    assert!(e.starts_with("trainer: ") && e.contains(needle), "{args:?}: {e}");
-    assert_eq!(e.matches("trainer: ").count(), 1, "printed once: {e}");
-}
-
-/// Positions met in seeded games of random legal moves, with made-up targets that
-/// depend on the pip counts (so there is something to learn).
-fn samples(seed: u32, n: usize) -> Vec<Sample> {
-    let mut out = Vec::new();
-    let mut gen = MoveGen::new();
-    let mut dice = board::DiceStream::new(seed);
-    while out.len() < n {
-        let mut pos = Variant::Backgammon.start();
-        for _ in 0..300 {
-            if pos.sides().iter().any(|s| s.iter().all(|&c| c == 0)) || out.len() == n {
-                break;
-            }
-            let pips = |s: &[u8; 25]| {
-                s.iter()
-                    .enumerate()
-                    .map(|(i, &c)| (i as f32 + 1.0) * f32::from(c))
-                    .sum::<f32>()
-            };
-            let [opp, me] = pos.sides();
-            let w = (0.5 + (pips(opp) - pips(me)) / 200.0).clamp(0.02, 0.98);
-            out.push(Sample {
-                position: pos,
-                probs: [w, w * 0.25, w * 0.01, (1.0 - w) * 0.25, (1.0 - w) * 0.01],
-                se: None,
-                trials: 0,
-            });
-            let r = gen.positions(&pos, dice.roll());
-            if !r.is_empty() {
-                pos = r[dice.below(r.len() as u32) as usize];
-            }
-            pos = pos.swapped();
-        }
-    }
-    out
 }
 
 #[test]

@@ -6,56 +6,8 @@ mod common;
 
 use std::path::Path;
 
-use board::{MoveGen, Variant};
-use common::{s, scratch, stderr, trainer};
-use datasets::format::{self, Format, Sample};
-
-/// Exit 2 with one `trainer: ` line that contains every one of `needles`.
-fn fails_with(args: &[&str], needles: &[&str]) {
-    let o = trainer(args);
-    let e = stderr(&o);
-    assert_eq!(o.status.code(), Some(2), "{args:?}: {e}");
-    assert!(e.starts_with("trainer: "), "{e}");
-    for n in needles {
-        assert!(e.contains(n), "{args:?}: {n:?} not in {e}");
-    }
-    assert_eq!(e.matches("trainer: ").count(), 1, "printed once: {e}");
-}
-
-/// Positions of seeded random games with made-up targets from the pip counts.
-fn samples(seed: u32, n: usize) -> Vec<Sample> {
-    let mut out = Vec::new();
-    let mut gen = MoveGen::new();
-    let mut dice = board::DiceStream::new(seed);
-    while out.len() < n {
-        let mut pos = Variant::Backgammon.start();
-        for _ in 0..300 {
-            if pos.sides().iter().any(|s| s.iter().all(|&c| c == 0)) || out.len() == n {
-                break;
-            }
-            let pips = |s: &[u8; 25]| {
-                s.iter()
-                    .enumerate()
-                    .map(|(i, &c)| (i as f32 + 1.0) * f32::from(c))
-                    .sum::<f32>()
-            };
-            let [opp, me] = pos.sides();
-            let w = (0.5 + (pips(opp) - pips(me)) / 200.0).clamp(0.02, 0.98);
-            out.push(Sample {
-                position: pos,
-                probs: [w, w * 0.25, w * 0.01, (1.0 - w) * 0.25, (1.0 - w) * 0.01],
-                se: None,
-                trials: 0,
-            });
-            let r = gen.positions(&pos, dice.roll());
-            if !r.is_empty() {
-                pos = r[dice.below(r.len() as u32) as usize];
-            }
-            pos = pos.swapped();
-        }
-    }
-    out
-}
+use common::{fails_with_all, s, samples, scratch, stderr, trainer};
+use datasets::format::{self, Format};
 
 /// A small single-class run's arguments, then `extra`.
 fn small<'a>(data: &'a str, out: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
@@ -102,7 +54,7 @@ fn a_class_byte_that_is_not_the_positions_class_is_refused_as_datasets_refuses_i
     let want = format!("record 1: class byte {other} but the position is of class {own}");
     assert!(theirs.contains(&want), "{theirs}");
     let out = dir.join("run");
-    fails_with(&small(s(&bin), s(&out), &["--epochs", "1"]), &[s(&bin), &want]);
+    fails_with_all(&small(s(&bin), s(&out), &["--epochs", "1"]), &[s(&bin), &want]);
     assert!(!out.join("net.wd").exists());
 }
 
@@ -116,7 +68,7 @@ fn resume_epochs_below_the_count_and_repeated_data_are_refused() {
     assert!(o.status.success(), "{}", stderr(&o));
     let sup = out.join("supervised.json");
     let before = std::fs::read(&sup).unwrap();
-    fails_with(
+    fails_with_all(
         &["supervised", "--resume", s(&out), "--epochs", "1", "--quiet"],
         &["already trained 2 epochs", "not 1"],
     );
@@ -144,7 +96,7 @@ fn resume_epochs_below_the_count_and_repeated_data_are_refused() {
         let out2 = dir.join("run2");
         let mut args = small(s(&data), s(&out2), &["--epochs", "1"]);
         args.extend(["--data", s(second)]);
-        fails_with(&args, &["are the same data", "give each dataset once"]);
+        fails_with_all(&args, &["are the same data", "give each dataset once"]);
         assert!(!out2.join("net.wd").exists());
     }
 }

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{dir_names, scratch, stderr, trainer};
+use common::{dir_names, fails_with_all, scratch, stderr, trainer};
 use serde_json::Value;
 use trainer::tourney::file::{self, Tournament};
 
@@ -15,17 +15,6 @@ fn ok(args: &[&str]) -> String {
     let o = trainer(args);
     assert!(o.status.success(), "{args:?}: {}", stderr(&o));
     String::from_utf8(o.stdout).unwrap()
-}
-
-fn fails_with(args: &[&str], needles: &[&str]) {
-    let o = trainer(args);
-    assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
-    let e = stderr(&o);
-    assert!(e.starts_with("trainer: "), "{args:?}: {e}");
-    assert_eq!(e.matches("trainer: ").count(), 1, "printed once: {e}");
-    for n in needles {
-        assert!(e.contains(n), "{args:?}: '{n}' not in {e}");
-    }
 }
 
 fn s(p: &Path) -> &str {
@@ -469,11 +458,11 @@ fn tourney_upgrade_and_replace_participants() {
     assert_eq!(t.participants[1].specs, vec!["random", "pubeval", "random"]);
     assert_eq!(t.participants[1].results_from, 2);
     assert!(t.games().all(|(_, _, g)| g.result.unwrap().versions == [0, 2]));
-    fails_with(
+    fails_with_all(
         &["tourney", "upgrade", s(&f), "7", "pubeval"],
         &["no participant '7'"],
     );
-    fails_with(
+    fails_with_all(
         &["tourney", "replace", s(&f), "opp", "/no/such.wd"],
         &["no such file"],
     );
@@ -485,7 +474,7 @@ fn tourney_bad_arguments_are_errors() {
     let dir = scratch("tourney-args");
     let f = dir.join("t.json");
     let fs = s(&f);
-    fails_with(
+    fails_with_all(
         &[
             "tourney",
             "new",
@@ -498,7 +487,7 @@ fn tourney_bad_arguments_are_errors() {
         ],
         &["even"],
     );
-    fails_with(
+    fails_with_all(
         &[
             "tourney",
             "new",
@@ -513,7 +502,7 @@ fn tourney_bad_arguments_are_errors() {
         ],
         &["gauntlet:2"],
     );
-    fails_with(
+    fails_with_all(
         &[
             "tourney",
             "new",
@@ -528,7 +517,7 @@ fn tourney_bad_arguments_are_errors() {
         ],
         &["knockout"],
     );
-    fails_with(
+    fails_with_all(
         &[
             "tourney",
             "new",
@@ -541,7 +530,7 @@ fn tourney_bad_arguments_are_errors() {
         ],
         &["no such file"],
     );
-    fails_with(
+    fails_with_all(
         &[
             "tourney",
             "new",
@@ -555,7 +544,7 @@ fn tourney_bad_arguments_are_errors() {
         &["named 'x'"],
     );
     new(&f, &["pubeval", "random"], &["--games-per-pairing", "2"]);
-    fails_with(
+    fails_with_all(
         &[
             "tourney",
             "new",
@@ -579,8 +568,8 @@ fn tourney_bad_arguments_are_errors() {
         "2",
         "--force",
     ]);
-    fails_with(&["tourney", "run", fs, "--sync", "sometimes"], &["sometimes"]);
-    fails_with(&["tourney", "export", fs], &["nothing to export"]);
+    fails_with_all(&["tourney", "run", fs, "--sync", "sometimes"], &["sometimes"]);
+    fails_with_all(&["tourney", "export", fs], &["nothing to export"]);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -590,7 +579,7 @@ fn refused(dir: &Path, name: &str, text: &str, needle: &str) {
     let path: PathBuf = dir.join(name);
     std::fs::write(&path, text).unwrap();
     for cmd in ["run", "standings"] {
-        fails_with(
+        fails_with_all(
             &["tourney", cmd, s(&path), "--quiet"][..if cmd == "run" { 4 } else { 3 }],
             &[s(&path), needle],
         );
@@ -667,7 +656,7 @@ fn tourney_malformed_files_are_refused_with_the_reason() {
         1,
     );
     refused(&dir, "result.json", &bad_result, "impossible result");
-    fails_with(
+    fails_with_all(
         &["tourney", "standings", s(&dir.join("missing.json"))],
         &["missing.json"],
     );

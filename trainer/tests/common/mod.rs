@@ -128,3 +128,66 @@ pub fn killed_writers_temps(dir: &std::path::Path) -> (std::path::PathBuf, std::
     }
     (gone, alive)
 }
+
+/// Asserts that `o` is a refusal: exit status 2 and one `trainer: ` message that holds
+/// every one of `needles` (`what` names the call in a failure).
+pub fn assert_refused(o: &std::process::Output, what: &str, needles: &[&str]) {
+    let e = stderr(o);
+    assert_eq!(o.status.code(), Some(2), "{what}: {e}");
+    assert!(e.starts_with("trainer: "), "{what}: {e}");
+    for n in needles {
+        assert!(e.contains(n), "{what}: {n:?} not in {e}");
+    }
+    assert_eq!(e.matches("trainer: ").count(), 1, "printed once: {e}");
+}
+
+/// Asserts that `o` is a refusal whose message holds `needle`.
+pub fn refused(o: &std::process::Output, needle: &str) {
+    assert_refused(o, "trainer", &[needle]);
+}
+
+/// Runs `trainer args` and asserts a refusal whose message holds `needle`.
+pub fn fails_with(args: &[&str], needle: &str) {
+    fails_with_all(args, &[needle]);
+}
+
+/// Runs `trainer args` and asserts a refusal whose message holds every one of `needles`.
+pub fn fails_with_all(args: &[&str], needles: &[&str]) {
+    assert_refused(&trainer(args), &format!("{args:?}"), needles);
+}
+
+/// Positions met in seeded games of random legal moves, with made-up targets that
+/// depend on the pip counts (so there is something to learn).
+pub fn samples(seed: u32, n: usize) -> Vec<datasets::format::Sample> {
+    let mut out = Vec::new();
+    let mut gen = board::MoveGen::new();
+    let mut dice = board::DiceStream::new(seed);
+    while out.len() < n {
+        let mut pos = board::Variant::Backgammon.start();
+        for _ in 0..300 {
+            if pos.sides().iter().any(|s| s.iter().all(|&c| c == 0)) || out.len() == n {
+                break;
+            }
+            let pips = |s: &[u8; 25]| {
+                s.iter()
+                    .enumerate()
+                    .map(|(i, &c)| (i as f32 + 1.0) * f32::from(c))
+                    .sum::<f32>()
+            };
+            let [opp, me] = pos.sides();
+            let w = (0.5 + (pips(opp) - pips(me)) / 200.0).clamp(0.02, 0.98);
+            out.push(datasets::format::Sample {
+                position: pos,
+                probs: [w, w * 0.25, w * 0.01, (1.0 - w) * 0.25, (1.0 - w) * 0.01],
+                se: None,
+                trials: 0,
+            });
+            let r = gen.positions(&pos, dice.roll());
+            if !r.is_empty() {
+                pos = r[dice.below(r.len() as u32) as usize];
+            }
+            pos = pos.swapped();
+        }
+    }
+    out
+}
