@@ -254,8 +254,7 @@ mod tests {
 
     #[test]
     fn manifests_of_an_older_version_read_but_do_not_mix_with_newer_ones() {
-        let dir = std::env::temp_dir().join(format!("datasets-manifest-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = test_support::Scratch::new("datasets", "manifest-versions");
         let old_part = dir.join("q1.csv");
         // What datasets wrote before digest versions (the digest included paths).
         std::fs::write(
@@ -271,7 +270,6 @@ mod tests {
         )
         .unwrap();
         let unknown = Manifest::read(&newer).unwrap_err().to_string();
-        std::fs::remove_dir_all(&dir).unwrap();
         assert_eq!(old.digest_version, 1);
         assert!(
             unknown.contains("job digest version 3 is not one this datasets reads"),

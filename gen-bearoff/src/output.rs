@@ -8,7 +8,8 @@
 //! instead of truncating the first one's file and its scratch files (two-sided runs
 //! derive their bucket and state files from the partial name). The operating system
 //! drops the lock of a killed run, so a new run still takes over a killed run's
-//! `<file>.partial`. Unless asked to replace, the finished file is put in place without
+//! `<file>.partial`. Where the filesystem cannot lock (NFS without a lock daemon), runs
+//! go on unlocked, as they did before locks were taken. Unless asked to replace, the finished file is put in place without
 //! replacing anything (a hard link, then the partial name is removed): a file that
 //! appeared at the target while the run was writing is left as it is, and the run fails.
 //!
@@ -129,7 +130,8 @@ fn appeared(target: &Path) -> BearoffError {
 /// Puts the synced `file` in place at `target` without replacing anything there: a hard
 /// link (which fails if `target` exists), then the partial name is removed (by dropping
 /// `file` uncommitted). Where the filesystem has no hard links: a check, then a rename
-/// (a file created between the two would still be replaced).
+/// (a file created between the two would still be replaced). Any other failure of the
+/// link is an error.
 fn place_new(file: AtomicFile, partial: &Path, target: &Path) -> Result<io::Result<()>, BearoffError> {
     match fs::hard_link(partial, target) {
         Ok(()) => {
@@ -137,32 +139,53 @@ fn place_new(file: AtomicFile, partial: &Path, target: &Path) -> Result<io::Resu
             Ok(fileio::sync_dir(target))
         }
         Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Err(appeared(target)),
-        Err(_) => {
+        Err(e) if no_hard_links(&e) => {
             if fs::symlink_metadata(target).is_ok() {
                 return Err(appeared(target));
             }
             Ok(file.commit())
         }
+        Err(e) => Ok(Err(e)),
     }
 }
 
+/// Whether a failed `link` says the filesystem has no hard links (FAT answers "not
+/// permitted", others "not supported"; a link across devices or past the link limit
+/// cannot be made either), rather than a failure a rename would meet too.
+fn no_hard_links(e: &io::Error) -> bool {
+    use io::ErrorKind::*;
+    /// Linux's EOPNOTSUPP, which the standard library does not name.
+    const EOPNOTSUPP: i32 = 95;
+    matches!(
+        e.kind(),
+        PermissionDenied | Unsupported | CrossesDevices | TooManyLinks
+    ) || (cfg!(target_os = "linux") && e.raw_os_error() == Some(EOPNOTSUPP))
+}
+
 /// Opens `partial` (creating it, not truncating it) and takes an exclusive lock on it
-/// without waiting. Returns the locked file, `None` where the filesystem cannot lock.
-/// The name must still be the locked file afterwards (a run that ends removes or
-/// renames its partial file, perhaps between our open and our lock: then try again),
-/// and the file must have no other name (a run killed while putting its result in place
-/// leaves the partial name as a second link to the finished file, which must not be
-/// truncated: the name is removed and a fresh file made).
+/// without waiting. Returns the locked file, `None` where the filesystem cannot lock
+/// (any error of the lock call but "held by another": NFS without a lock daemon answers
+/// ENOLCK, some FUSE filesystems EOPNOTSUPP; the run goes on unlocked, as before locks
+/// were taken). The name must still be the opened file afterwards (a run that ends
+/// removes or renames its partial file, perhaps between our open and our lock: then
+/// try again), and the file must have no other name (a run killed while putting its
+/// result in place leaves the partial name as a second link to the finished file,
+/// which must not be truncated: the name is removed and a fresh file made) — checked
+/// with or without the lock. A symbolic link at the partial name is refused before it
+/// is opened, so nothing is created where it points.
 fn lock_partial(target: &Path, partial: &Path) -> Result<Option<File>, BearoffError> {
     for _ in 0..16 {
+        if fs::symlink_metadata(partial).is_ok_and(|m| m.file_type().is_symlink()) {
+            return Err(symlink_refused(partial));
+        }
         let f = OpenOptions::new()
             .write(true)
             .create(true)
             .truncate(false)
             .open(partial)
             .map_err(|e| BearoffError::io(partial, "cannot create", e))?;
-        match f.try_lock() {
-            Ok(()) => {}
+        let locked = match f.try_lock() {
+            Ok(()) => true,
             Err(TryLockError::WouldBlock) => {
                 return Err(BearoffError::InvalidParameters(format!(
                     "{}: another run is writing this output (its temporary file {} is locked); wait for it to end, or write elsewhere",
@@ -170,11 +193,10 @@ fn lock_partial(target: &Path, partial: &Path) -> Result<Option<File>, BearoffEr
                     partial.display()
                 )))
             }
-            Err(TryLockError::Error(e)) if e.kind() == io::ErrorKind::Unsupported => return Ok(None),
-            Err(TryLockError::Error(e)) => return Err(BearoffError::io(partial, "cannot lock", e)),
-        }
+            Err(TryLockError::Error(_)) => false,
+        };
         match same_single_file(&f, partial) {
-            Ok(Some(true)) => return Ok(Some(f)),
+            Ok(Some(true)) => return Ok(locked.then_some(f)),
             Ok(Some(false)) => {
                 let _ = fs::remove_file(partial);
             }
@@ -187,6 +209,13 @@ fn lock_partial(target: &Path, partial: &Path) -> Result<Option<File>, BearoffEr
         target.display(),
         partial.display()
     )))
+}
+
+fn symlink_refused(name: &Path) -> BearoffError {
+    BearoffError::InvalidParameters(format!(
+        "{} is a symbolic link (remove it: the temporary file is written there)",
+        name.display()
+    ))
 }
 
 /// Whether `name` is still the open file `f`: `Some(true)` when it is and has no other
@@ -208,10 +237,7 @@ fn same_single_file(f: &File, name: &Path) -> Result<Option<bool>, BearoffError>
         )));
     }
     if now.file_type().is_symlink() {
-        return Err(BearoffError::InvalidParameters(format!(
-            "{} is a symbolic link (remove it: the temporary file is written there)",
-            name.display()
-        )));
+        return Err(symlink_refused(name));
     }
     if (now.dev(), now.ino()) != (held.dev(), held.ino()) {
         return Ok(None);
@@ -326,5 +352,26 @@ mod tests {
         a.write_all(b"new").unwrap();
         a.commit().unwrap();
         assert_eq!(fs::read(&t).unwrap(), b"new");
+    }
+
+    #[test]
+    #[cfg(unix)]
+    fn a_symbolic_link_at_the_partial_name_is_refused_before_it_is_followed() {
+        let d = scratch("symlink");
+        let t = d.join("db.bd");
+        let elsewhere = d.join("elsewhere");
+        std::os::unix::fs::symlink(&elsewhere, d.join("db.bd.partial")).unwrap();
+        let e = AtomicOutput::create(&t, true).unwrap_err().to_string();
+        assert!(e.contains("db.bd.partial is a symbolic link"), "{e}");
+        assert!(!elsewhere.exists(), "nothing created where the link points");
+    }
+
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn only_a_filesystem_without_hard_links_falls_back_to_a_rename() {
+        // Linux's numbers: EPERM (FAT), EXDEV, EMLINK, EOPNOTSUPP; EIO, ENOSPC, EDQUOT.
+        let kind = |n| no_hard_links(&io::Error::from_raw_os_error(n));
+        assert!([1, 18, 31, 95].into_iter().all(kind));
+        assert!(![5, 28, 122].into_iter().any(kind));
     }
 }

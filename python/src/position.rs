@@ -263,7 +263,12 @@ pub fn positions_of(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Position>> {
 /// (`an array of shape (3, 2, 25) and dtype int64`), which is what is usually wrong.
 pub fn what_is(obj: &Bound<'_, PyAny>) -> PyResult<String> {
     Ok(match obj.cast::<PyUntypedArray>() {
-        Ok(a) => format!("an array of shape {:?} and dtype {}", a.shape(), a.dtype()),
+        // Python's notation of a shape: (3, 2, 25), (5,).
+        Ok(a) => format!(
+            "an array of shape {} and dtype {}",
+            a.getattr("shape")?.repr()?,
+            a.dtype()
+        ),
         Err(_) => obj.get_type().name()?.to_string(),
     })
 }

@@ -85,7 +85,7 @@ def test_bad_arguments_are_named(evaluator):
         evaluator.evaluate(["4HPwATDgc/ABMA", "xxx"])
     assert str(e.value).startswith("position 1: position ID 'xxx'"), str(e.value)
     boards = bgkit.boards(["4HPwATDgc/ABMA"])
-    with pytest.raises(ValueError, match=r"shape \[1, 2, 25\] and dtype int64"):
+    with pytest.raises(ValueError, match=r"shape \(1, 2, 25\) and dtype int64"):
         evaluator.evaluate(boards.astype(np.int64))
     with pytest.raises(ValueError, match="bearoff_os/bearoff_ts, not both"):
         bgkit.Evaluator(no_bearoff=True, bearoff_os="/nonexistent")
@@ -120,7 +120,7 @@ def test_record_numbers_in_any_integer_form(bgds):
     first = next(iter(ds.batches(2, seed=1, indices=[3, 0, 2])))[0]
     assert set(first) <= {0, 2, 3}
     for bad, named in ((np.ones(len(ids), bool), "dtype bool"), ([True, False], "list"),
-                       (np.array([0.0, 1.0]), "dtype float64"), ("12", "str"), (np.zeros((2, 2), np.int64), "[2, 2]")):
+                       (np.array([0.0, 1.0]), "dtype float64"), ("12", "str"), (np.zeros((2, 2), np.int64), "(2, 2)")):
         with pytest.raises(ValueError, match="indices are record numbers") as e:
             ds.position_ids(bad)
         assert named in str(e.value), str(e.value)

@@ -130,7 +130,7 @@ fn a_diverged_runs_advice_starts_it_again() {
 }
 
 /// `--resume --epochs` on a run of several classes raises the count of the classes not
-/// yet finished only: a finished class is not trained again.
+/// yet finished only: a finished class is not trained again, one not started takes it.
 #[test]
 fn resume_epochs_leave_finished_classes_alone() {
     let dir = scratch("resume-classes");
@@ -157,4 +157,25 @@ fn resume_epochs_leave_finished_classes_alone() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!((epoch("contact"), epoch("race")), (Some(1), Some(1)));
     assert_eq!(std::fs::read(out.join("net.wd")).unwrap(), net);
+    // A run stopped before its race class started: that class takes --epochs, the
+    // finished contact class keeps its one.
+    std::fs::remove_dir_all(out.join("race")).unwrap();
+    let o = trainer(&[
+        "supervised",
+        "--resume",
+        s(&out),
+        "--epochs",
+        "3",
+        "--quiet",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!((epoch("contact"), epoch("race")), (Some(1), Some(3)));
+    // The plan records the raised count for a later --resume without --epochs.
+    let plan = common::json(&out.join("classes.json"));
+    assert_eq!(plan["classes"][1]["epochs"], 3, "{plan}");
+    std::fs::remove_dir_all(out.join("race")).unwrap();
+    let o = trainer(&["supervised", "--resume", s(&out), "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!((epoch("contact"), epoch("race")), (Some(1), Some(3)));
 }

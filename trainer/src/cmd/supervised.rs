@@ -176,6 +176,12 @@ fn plan_path(dir: &Path) -> PathBuf {
     dir.join("classes.json")
 }
 
+fn write_plan(dir: &Path, plan: &Plan) -> Result<()> {
+    let json = serde_json::to_string_pretty(plan)?;
+    trainer::model::write_atomic(&plan_path(dir), format!("{json}\n").as_bytes())?;
+    Ok(())
+}
+
 pub fn run(args: Args) -> Result<ExitCode> {
     let threads = thread_count(args.threads)?;
     if let Some(n) = args.bench {
@@ -253,7 +259,7 @@ fn inputs(args: &Args) -> Vec<PathBuf> {
 }
 
 /// `--resume --epochs E`: E is the run's total, as `trainer td --games` is; below the
-/// epochs already trained it is refused (when `check`) instead of doing nothing.
+/// epochs already trained it is refused instead of doing nothing.
 fn set_total_epochs(run: &mut Run, epochs: Option<u32>) -> Result<()> {
     let Some(e) = epochs else { return Ok(()) };
     let done = run.state().epoch;
@@ -479,7 +485,7 @@ fn summary_text(run: &Run) -> Result<()> {
 /// is finished its nets are copied to DIR. `--resume DIR` continues with the class in
 /// progress.
 fn run_classes(args: &Args, mut threads: usize, deadline: Option<std::time::Instant>) -> Result<ExitCode> {
-    let (dir, plan) = match &args.resume {
+    let (dir, mut plan) = match &args.resume {
         Some(dir) => {
             let path = plan_path(dir);
             let text =
@@ -514,8 +520,7 @@ fn run_classes(args: &Args, mut threads: usize, deadline: Option<std::time::Inst
                 data: args.data.clone(),
                 init: args.init.clone(),
             };
-            let json = serde_json::to_string_pretty(&plan)?;
-            trainer::model::write_atomic(&plan_path(out), format!("{json}\n").as_bytes())?;
+            write_plan(out, &plan)?;
             (out.clone(), plan)
         }
     };
@@ -528,7 +533,11 @@ fn run_classes(args: &Args, mut threads: usize, deadline: Option<std::time::Inst
     let mut previous_threads = None;
     let mut last: Option<PathBuf> = None;
     let mut finished = true;
-    for settings in &plan.classes {
+    // On a resume, --epochs is recorded for the classes not started yet once the class
+    // in progress has accepted it, so that a later --resume without it keeps it.
+    let mut record_epochs = args.resume.as_ref().and(args.epochs);
+    for i in 0..plan.classes.len() {
+        let settings = plan.classes[i].clone();
         let sub = dir.join(settings.class.to_string());
         let mut run = if state_path(&sub).exists() {
             let (t, previous) = super::resume_threads(load_state(&sub)?.threads, args.threads, args.quiet)?;
@@ -546,12 +555,16 @@ fn run_classes(args: &Args, mut threads: usize, deadline: Option<std::time::Inst
                 (Some(p), _) | (None, Some(p)) => Start::load(p)?,
                 (None, None) => Start::fresh(settings.hidden.unwrap_or(128), settings.seed)?,
             };
-            // A class not started yet takes --epochs too (a resumed plan's own count
-            // otherwise).
-            let mut settings = settings.clone();
+            let mut settings = settings;
             settings.epochs = args.epochs.unwrap_or(settings.epochs);
             Run::create(&sub, settings, &data, start, threads)?
         };
+        if !run.finished() {
+            if let Some(e) = record_epochs.take() {
+                plan.classes[i..].iter_mut().for_each(|c| c.epochs = e);
+                write_plan(&dir, &plan)?;
+            }
+        }
         train(&mut run, args, deadline, true, &dir)?;
         rows.push(summary_json(&run, threads, None));
         last = Some(sub.join("net.wd"));
