@@ -145,37 +145,22 @@ fn resume_epochs_leave_finished_classes_alone() {
     let epoch = |class: &str| common::json(&out.join(class).join("supervised.json"))["epoch"].as_u64();
     assert_eq!((epoch("contact"), epoch("race")), (Some(1), Some(1)));
     let net = std::fs::read(out.join("net.wd")).unwrap();
-    let o = trainer(&[
-        "supervised",
-        "--resume",
-        s(&out),
-        "--epochs",
-        "3",
-        "--quiet",
-        "--json",
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    let resume = |extra: &[&str]| {
+        let o = trainer(&[&["supervised", "--resume", s(&out), "--quiet"], extra].concat());
+        assert!(o.status.success(), "{}", stderr(&o));
+    };
+    resume(&["--epochs", "3"]);
     assert_eq!((epoch("contact"), epoch("race")), (Some(1), Some(1)));
     assert_eq!(std::fs::read(out.join("net.wd")).unwrap(), net);
     // A run stopped before its race class started: that class takes --epochs, the
     // finished contact class keeps its one.
     std::fs::remove_dir_all(out.join("race")).unwrap();
-    let o = trainer(&[
-        "supervised",
-        "--resume",
-        s(&out),
-        "--epochs",
-        "3",
-        "--quiet",
-        "--json",
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    resume(&["--epochs", "3"]);
     assert_eq!((epoch("contact"), epoch("race")), (Some(1), Some(3)));
     // The plan records the raised count for a later --resume without --epochs.
     let plan = common::json(&out.join("classes.json"));
     assert_eq!(plan["classes"][1]["epochs"], 3, "{plan}");
     std::fs::remove_dir_all(out.join("race")).unwrap();
-    let o = trainer(&["supervised", "--resume", s(&out), "--quiet"]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    resume(&[]);
     assert_eq!((epoch("contact"), epoch("race")), (Some(1), Some(3)));
 }
