@@ -27,12 +27,12 @@ pub enum AnyIdError {
     Xgid(#[from] XgidError),
 }
 
-/// Reads a Position ID, `PositionID:MatchID` or an XGID (surrounding white space
-/// ignored). A text is an XGID when it starts with `XGID=` (in any case), when the part
-/// before its first colon has an XGID board's 26 characters, or when it has more than
-/// one colon and that part is not a Position ID's 14 characters (so that a malformed
-/// XGID gets the XGID's reason); else the first colon separates a Position ID from a
-/// Match ID.
+/// Reads a Position ID, `PositionID:MatchID` or an XGID (surrounding white space and a
+/// byte-order mark ignored). A text is an XGID when it starts with `XGID=` (in any
+/// case), when the part before its first colon has an XGID board's 26 characters, or
+/// when it has more than one colon and that part is not a Position ID's 14 characters
+/// (so that a malformed XGID gets the XGID's reason); else the first colon separates a
+/// Position ID from a Match ID.
 ///
 /// ```
 /// let start = board::parse_any_id("4HPwATDgc/ABMA").unwrap();
@@ -42,7 +42,8 @@ pub enum AnyIdError {
 /// assert!(start.state.is_none());
 /// ```
 pub fn parse_any_id(text: &str) -> Result<AnyId, AnyIdError> {
-    let t = text.trim();
+    // A byte-order mark is kept by a text read from a file saved by some editors.
+    let t = text.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
     let prefixed = crate::xgid::strip_prefix(t).is_some();
     let head = t.split(':').next().unwrap_or("").chars().count();
     Ok(
@@ -122,5 +123,9 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("match ID 'cIkmAQAAAAAE:' has 13 characters"), "{e}");
+        // A byte-order mark from a text file is not part of the ID.
+        let bom = parse_any_id("\u{feff}4HPwATDgc/ABMA:cIkmAQAAAAAE\r\n").unwrap();
+        assert_eq!(bom.position.position_id(), "4HPwATDgc/ABMA");
+        assert_eq!(bom.state.map(|s| s.match_length), Some(9));
     }
 }

@@ -2,7 +2,7 @@
 //!
 //! Accepted forms, alone or mixed, with moves separated by spaces and/or commas:
 //! * standard and gnubg notation: `24/18 13/7(2)`, `bar/22* 13/11`, `6/off`, `24/18/13`,
-//!   `13/7*/5`, `8/5, 6/5`;
+//!   `13/7*/5`, `8/5, 6/5` (any white space, line breaks included, separates moves);
 //! * the `from-to` pairs of old BSD backgammon: `8-5,6-5`, with `b` for the bar and `h`
 //!   (home) for off;
 //! * `bar`/`b`/`25` for the bar and `off`/`o`/`h`/`home`/`0` for off, in any case.
@@ -62,7 +62,10 @@ fn parse_point(tok: &str) -> Option<u8> {
 
 fn parse_paths(text: &str) -> Result<Vec<Path>, String> {
     let mut paths = Vec::new();
-    for token in text.split([',', ' ', '\t']).filter(|t| !t.is_empty()) {
+    for token in text
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|t| !t.is_empty())
+    {
         let (body, count) = match token.strip_suffix(')').and_then(|t| t.rsplit_once('(')) {
             Some((body, n)) => {
                 let n: u8 = n
@@ -248,6 +251,17 @@ mod tests {
         }
         // The position after 8/5 6/5, with the mover still in sides[1].
         assert_eq!(want.result.swapped().position_id(), "sGfwATDgc/ABMA");
+    }
+
+    /// Text pasted or read from a line keeps its line break: any white space (CR, LF,
+    /// no-break space) separates moves.
+    #[test]
+    fn any_white_space_separates_moves() {
+        let want = start().parse_move(dice(3, 1), "8/5 6/5").unwrap();
+        for text in ["8/5 6/5\n", "8/5\r\n6/5\r\n", "8/5\u{a0}6/5", "\t8/5,\n6/5"] {
+            assert_eq!(start().parse_move(dice(3, 1), text), Ok(want), "{text:?}");
+        }
+        assert_eq!(parse_steps("24/18\n").unwrap().len(), 1);
     }
 
     #[test]

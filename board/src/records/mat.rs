@@ -28,6 +28,10 @@
 //!   lines.
 //! * ` N point match` (0 for money), then per game ` Game k` (from 1) and the score
 //!   line: White's name and score padded to 31 columns, then Black's.
+//!   A name that would read back as another (a ':', a line break, white space at an
+//!   end, `name,1500`, which reads as GridGammon's name and rating), a header tag
+//!   value with a line break, and a match longer than 64 points (gnubg's limit) are
+//!   refused.
 //! * Numbered lines: White's action in a 28-column left field, Black's on the right;
 //!   when Black opens, the first left field is blank.
 //! * A move is the dice, larger first, a colon and the checker movements one per die,

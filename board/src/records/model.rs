@@ -4,7 +4,9 @@
 use std::fmt;
 
 use crate::dice::Dice;
+use crate::match_id::MAX_MATCH_LENGTH;
 use crate::movegen::Move;
+use crate::records::error::RecordError;
 use crate::step::Step;
 use crate::variant::Variant;
 
@@ -333,6 +335,17 @@ impl MatchRecord {
             info: MatchInfo::default(),
             games: Vec::new(),
         }
+    }
+
+    /// Refuses a match length above gnubg's limit (64 points; 0 is money play): gnubg
+    /// refuses such a match in either format, and a Match ID cannot carry it.
+    pub(crate) fn check_length(length: u32) -> Result<(), RecordError> {
+        if length > MAX_MATCH_LENGTH {
+            return Err(RecordError::unsupported(format!(
+                "match length {length} exceeds {MAX_MATCH_LENGTH} (gnubg's limit)"
+            )));
+        }
+        Ok(())
     }
 
     /// The score after the last finished game (White's first): the score the next

@@ -59,6 +59,7 @@ impl MatchRecord {
     /// below the match length until the last game, and Crawford flags are where the
     /// Crawford rule puts them. Returns the replays.
     pub fn validate(&self) -> Result<Vec<Replay>, RecordError> {
+        MatchRecord::check_length(self.match_length)?;
         let mut replays = Vec::with_capacity(self.games.len());
         for (i, game) in self.games.iter().enumerate() {
             let err = |msg: String| RecordError::inconsistent(msg).at_game(i + 1);

@@ -69,13 +69,17 @@ impl Header {
     }
 }
 
-/// ` 7 point match` → 7.
-pub(super) fn parse_match_line(line: &str) -> Option<u32> {
+/// ` 7 point match` → `Some(Ok(7))`; `None` when the line is not a match line, and
+/// `Some(Err(digits))` when its number does not fit in 32 bits.
+pub(super) fn parse_match_line(line: &str) -> Option<Result<u32, &str>> {
     let t = line.trim_start();
-    let digits: String = t.chars().take_while(char::is_ascii_digit).collect();
-    let n = digits.parse().ok()?;
+    let digits = &t[..t.len() - t.trim_start_matches(|c: char| c.is_ascii_digit()).len()];
+    if digits.is_empty() {
+        return None;
+    }
     let rest = t[digits.len()..].trim_start().to_ascii_lowercase();
-    rest.starts_with("point match").then_some(n)
+    rest.starts_with("point match")
+        .then(|| digits.parse().map_err(|_| digits))
 }
 
 /// ` Game 3` → 3.
@@ -99,18 +103,21 @@ pub(super) fn parse_score_line(line: &str) -> Option<([String; 2], [u32; 2], [Op
         .take_while(char::is_ascii_digit)
         .collect();
     let s1 = digits.parse().ok()?;
-    let split = |name: &str| -> (String, Option<String>) {
-        let name = name.trim();
-        match name.rsplit_once(',') {
-            Some((n, r)) if r.trim().parse::<f64>().is_ok_and(|x| x > 0.0) => {
-                (n.trim().to_string(), Some(r.trim().to_string()))
-            }
-            _ => (name.to_string(), None),
-        }
-    };
-    let (n0, r0) = split(name0);
-    let (n1, r1) = split(name1);
+    let (n0, r0) = split_rating(name0);
+    let (n1, r1) = split_rating(name1);
     Some(([n0, n1], [s0, s1], [r0, r1]))
+}
+
+/// A score line's name field as (name, GridGammon rating): `bob,1500` → `("bob",
+/// Some("1500"))`; a name without a positive number after its last comma is kept whole.
+pub(super) fn split_rating(name: &str) -> (String, Option<String>) {
+    let name = name.trim();
+    match name.rsplit_once(',') {
+        Some((n, r)) if r.trim().parse::<f64>().is_ok_and(|x| x > 0.0) => {
+            (n.trim().to_string(), Some(r.trim().to_string()))
+        }
+        _ => (name.to_string(), None),
+    }
 }
 
 /// Splits an action line into White's and Black's fields, the way gnubg's import

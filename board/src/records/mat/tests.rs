@@ -276,3 +276,54 @@ fn what_mat_cannot_hold_is_refused() {
     // SGF can.
     assert!(write_sgf(&m).is_ok());
 }
+
+/// A name the reader would take apart, and a header tag with a line break (whose
+/// second line the reader would take for the match line), are refused: written, they
+/// read back as another match.
+#[test]
+fn what_would_read_back_changed_is_refused() {
+    for name in ["bob,1500", " bob", "bob\t"] {
+        let mut m = crawford_match(3);
+        m.players[0] = name.into();
+        let e = write_mat(&m).unwrap_err();
+        assert_eq!(e.kind, RecordErrorKind::Unsupported, "{name:?}");
+        assert!(
+            e.to_string()
+                .contains(&format!("name '{name}' cannot be written")),
+            "{e}"
+        );
+    }
+    let mut m = crawford_match(3);
+    m.players[0] = "Smith, J.".into();
+    round_trip(&m);
+    m.info.event = Some("night\n 5 point match".into());
+    let e = write_mat(&m).unwrap_err();
+    assert!(e.to_string().contains("the Event 'night"), "{e}");
+    assert!(e.to_string().contains("holds no line break"), "{e}");
+    assert!(write_sgf(&m).is_ok());
+}
+
+/// gnubg 1.07 `import mat` of a 65-point match: "Invalid match length 65 found in mat
+/// file / Match length must be between 0 (unlimited session) and 64".
+#[test]
+fn match_lengths_above_64_are_refused_as_gnubg_does() {
+    let e = error(" 65 point match\n\n Game 1\n a : 0  b : 0\n");
+    assert_eq!(e.kind, RecordErrorKind::Unsupported);
+    assert!(
+        e.to_string().contains("line 1: match length 65 exceeds 64"),
+        "{e}"
+    );
+    // 2^32 does not fit in a u32: named as written, not taken for a missing match line.
+    let e = error("; c\n 4294967296 point match\n\n Game 1\n a : 0  b : 0\n");
+    assert!(
+        e.to_string()
+            .contains("line 2: match length 4294967296 exceeds 64"),
+        "{e}"
+    );
+    let mut m = crawford_match(3);
+    m.match_length = 65;
+    let e = write_mat(&m).unwrap_err();
+    assert!(e.to_string().contains("match length 65 exceeds 64"), "{e}");
+    let e = write_sgf(&m).unwrap_err();
+    assert!(e.to_string().contains("match length 65 exceeds 64"), "{e}");
+}

@@ -18,6 +18,26 @@ pub fn write_mat(record: &MatchRecord) -> Result<String, RecordError> {
                 "{seat}'s name '{name}' cannot be written to .mat (empty, or holds ':' or a line break)"
             )));
         }
+        // The reader trims names and takes `name,1500` as GridGammon's name and rating.
+        if name.trim() != name || super::lines::split_rating(name).1.is_some() {
+            return Err(RecordError::unsupported(format!(
+                "{seat}'s name '{name}' cannot be written to .mat (it would read back as \
+                 another name: white space at an end, or ',' and a rating at the end)"
+            )));
+        }
+    }
+    let tags = [
+        ("Site", &record.info.place),
+        ("Event", &record.info.event),
+        ("Round", &record.info.round),
+        ("Transcriber", &record.info.annotator),
+    ];
+    for (tag, value) in tags {
+        if let Some(v) = value.as_deref().filter(|v| v.contains(['\n', '\r'])) {
+            return Err(RecordError::unsupported(format!(
+                "the {tag} '{v}' cannot be written to .mat (a header tag holds no line break)"
+            )));
+        }
     }
     let mut out = String::new();
     write_header(&mut out, record);

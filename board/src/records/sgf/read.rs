@@ -37,9 +37,15 @@ fn parse_root(node: &Node) -> Result<Root, RecordError> {
         info: MatchInfo::default(),
     };
     let number = |text: &str, what: &str, line: usize| -> Result<u32, RecordError> {
-        text.trim()
-            .parse::<u32>()
-            .map_err(|_| RecordError::syntax(format!("MI {what} '{text}' is not a number")).at_line(line))
+        text.trim().parse::<u32>().map_err(|_| {
+            let t = text.trim();
+            let why = if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) {
+                "is too large"
+            } else {
+                "is not a number"
+            };
+            RecordError::syntax(format!("MI {what} '{text}' {why}")).at_line(line)
+        })
     };
     let (mut crawford, mut jacoby, mut beavers) = (false, false, false);
     for p in &node.props {
@@ -50,7 +56,10 @@ fn parse_root(node: &Node) -> Result<Root, RecordError> {
                 for v in &p.values {
                     let (key, value) = v.split_once(':').unwrap_or((v.as_str(), ""));
                     match key.trim() {
-                        "length" => root.length = number(value, "length", p.line)?,
+                        "length" => {
+                            root.length = number(value, "length", p.line)?;
+                            MatchRecord::check_length(root.length).map_err(|e| e.at_line(p.line))?;
+                        }
                         "game" => root.game_number = Some(number(value, "game", p.line)? as usize),
                         "ws" => root.score[0] = number(value, "ws", p.line)?,
                         "bs" => root.score[1] = number(value, "bs", p.line)?,

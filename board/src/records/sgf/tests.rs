@@ -264,3 +264,20 @@ fn malformed_files_give_clear_errors() {
     let e = error(&format!("{HEAD};W[31hefe]RS[W5])"));
     assert!(e.to_string().contains("level 1-3"), "{e}");
 }
+
+/// gnubg limits matches to 64 points (`MAXSCORE`); a longer one in MI is refused,
+/// naming it, and a length that does not fit in 32 bits is "too large", not "not a
+/// number".
+#[test]
+fn match_lengths_above_64_are_refused() {
+    let e = error("(;FF[4]GM[6]MI[length:65][game:0][ws:0][bs:0];B[31hefe])");
+    assert_eq!(e.kind, RecordErrorKind::Unsupported);
+    assert!(e.to_string().contains("match length 65 exceeds 64"), "{e}");
+    let e = error("(;FF[4]GM[6]MI[length:4294967296][game:0][ws:0][bs:0];B[31hefe])");
+    assert!(
+        e.to_string().contains("MI length '4294967296' is too large"),
+        "{e}"
+    );
+    let e = error("(;FF[4]GM[6]MI[length:3x][game:0][ws:0][bs:0];B[31hefe])");
+    assert!(e.to_string().contains("MI length '3x' is not a number"), "{e}");
+}
