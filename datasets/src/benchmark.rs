@@ -142,6 +142,8 @@ pub struct BenchmarkSet {
     pub header: Option<Value>,
     /// The positions.
     pub entries: Vec<Entry>,
+    /// The line (1-based) of the file each entry was read from, for messages.
+    pub lines: Vec<usize>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -279,6 +281,7 @@ pub fn read(path: &Path) -> Result<BenchmarkSet, DatasetError> {
         return Err(DatasetError::file(path, "empty benchmark file"));
     };
     let mut entries = Vec::new();
+    let mut numbers = Vec::new();
     if first.trim_start().starts_with('{') {
         let header: Value = serde_json::from_str(first)
             .map_err(|e| DatasetError::parse(path, n0 as u64 + 1, format!("not a benchmark header: {e}")))?;
@@ -300,17 +303,20 @@ pub fn read(path: &Path) -> Result<BenchmarkSet, DatasetError> {
         }
         for (n, l) in lines {
             entries.push(parse_entry_line(l).map_err(|m| DatasetError::parse(path, n as u64 + 1, m))?);
+            numbers.push(n + 1);
         }
         return Ok(BenchmarkSet {
             format: SetFormat::Bgkit,
             header: Some(header),
             entries,
+            lines: numbers,
         });
     }
     for (n, l) in std::iter::once((n0, first)).chain(lines) {
         let t = l.trim_start();
         if t.starts_with("m ") || t.starts_with("m\t") {
             entries.push(parse_gnubg_nn_line(t).map_err(|m| DatasetError::parse(path, n as u64 + 1, m))?);
+            numbers.push(n + 1);
         }
     }
     if entries.is_empty() {
@@ -323,6 +329,7 @@ pub fn read(path: &Path) -> Result<BenchmarkSet, DatasetError> {
         format: SetFormat::GnubgNn,
         header: None,
         entries,
+        lines: numbers,
     })
 }
 

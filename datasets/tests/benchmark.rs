@@ -207,6 +207,7 @@ fn gnubg_nn_benchmark_lines_are_read() {
     let set = benchmark::read(&path).unwrap();
     assert_eq!(set.format, SetFormat::GnubgNn);
     assert_eq!(set.entries.len(), 1);
+    assert_eq!(set.lines, [4], "the m line, after a comment, s and r");
     let e = &set.entries[0];
     assert_eq!((e.position, e.dice), (start, d));
     let eqs: Vec<f64> = e.candidates.iter().map(|c| c.equity).collect();

@@ -269,24 +269,8 @@ mod tests {
     use super::*;
 
     /// A scratch directory, removed when the test ends (also when it fails).
-    struct Dir(PathBuf);
-    impl Drop for Dir {
-        fn drop(&mut self) {
-            let _ = fs::remove_dir_all(&self.0);
-        }
-    }
-    impl std::ops::Deref for Dir {
-        type Target = Path;
-        fn deref(&self) -> &Path {
-            &self.0
-        }
-    }
-
-    fn scratch(name: &str) -> Dir {
-        let d = std::env::temp_dir().join(format!("bgkit-output-{name}-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&d);
-        fs::create_dir_all(&d).unwrap();
-        Dir(d)
+    fn scratch(name: &str) -> test_support::Scratch {
+        test_support::Scratch::new("gen-bearoff-output", name)
     }
 
     fn names(dir: &Path) -> Vec<String> {

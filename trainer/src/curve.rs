@@ -412,12 +412,10 @@ mod tests {
             "{lo} {hi}"
         );
         // And such rows draw (left out) instead of handing the chart an infinite range.
-        let dir = std::env::temp_dir().join(format!("bgkit-trainer-curve-bad-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = test_support::Scratch::new("trainer", "curve-bad");
         let png = dir.join("bad.png");
         plot_by(&png, &bad, XAxis::Minutes).unwrap();
         assert_eq!(&std::fs::read(&png).unwrap()[..8], b"\x89PNG\r\n\x1a\n");
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -479,6 +479,17 @@ pub fn sidecar_path(weights: &Path) -> PathBuf {
     weights.with_extension("json")
 }
 
+/// The files that loading `weights` reads: the file, and its sidecar when there is one
+/// ([`find_sidecar`] reads it). Commands that write files count these as inputs.
+pub fn weights_files(weights: &Path) -> Vec<PathBuf> {
+    let sidecar = sidecar_path(weights);
+    let mut files = vec![weights.to_path_buf()];
+    if sidecar != weights && sidecar.is_file() {
+        files.push(sidecar);
+    }
+    files
+}
+
 /// Writes `NAME.wd`, `NAME.weights` and `NAME.json` for `stem` = `DIR/NAME`, each
 /// through a temporary file renamed into place.
 pub fn save(stem: &Path, model: &Model, training: Option<TrainingInfo>) -> Result<(), TrainerError> {

@@ -223,17 +223,17 @@ impl DataPaths {
     }
 }
 
-/// The files that loading the player `spec` reads ([`from_spec`]'s description): its
-/// weights file (the explicit path, or for `gnubg:` the gnubg.wd found where the
-/// evaluator looks), the `.json` beside it when there is one (a trainer sidecar), and
-/// the bearoff databases of `paths` ([`DataPaths::files`]). None for `pubeval` and
-/// `random`. Commands that write files count these as inputs, which no output may
-/// replace.
-pub fn spec_files(spec: &str, paths: &DataPaths) -> Vec<PathBuf> {
+/// The weights files that loading the player `spec` reads ([`from_spec`]'s
+/// description): its weights file (the explicit path, or for `gnubg:` the gnubg.wd found
+/// where the evaluator looks; none where none is found) and the trainer sidecar beside
+/// it ([`crate::model::weights_files`]). `None` for `pubeval` and `random`, which read
+/// no file; a net player reads the bearoff databases too ([`DataPaths::files`]).
+/// Commands that write files count these as inputs, which no output may replace.
+pub fn spec_files(spec: &str) -> Option<Vec<PathBuf>> {
     let (_, spec) = participant_arg(spec);
     let base = split_plies(&spec).map_or(spec.as_str(), |(b, _)| b);
     if matches!(base, "" | "pubeval" | "random") {
-        return Vec::new();
+        return None;
     }
     let weights = match base.strip_prefix("gnubg:") {
         Some(p) => evaluator::datadir::locate(
@@ -245,16 +245,7 @@ pub fn spec_files(spec: &str, paths: &DataPaths) -> Vec<PathBuf> {
         .ok(),
         None => Some(PathBuf::from(base)),
     };
-    let mut files = Vec::new();
-    if let Some(w) = weights {
-        let sidecar = w.with_extension("json");
-        if sidecar != w && sidecar.is_file() {
-            files.push(sidecar);
-        }
-        files.push(w);
-    }
-    files.extend(paths.files());
-    files
+    Some(weights.map_or_else(Vec::new, |w| crate::model::weights_files(&w)))
 }
 
 /// Builds a player from its description:

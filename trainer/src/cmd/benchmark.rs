@@ -1,11 +1,10 @@
 //! `trainer benchmark`: the move-error rate (ER) of players on benchmark sets.
 
 use cli_support::thread_count;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{bail, Result};
-use datasets::benchmark::SetFormat;
 use trainer::benchmark::{compare, score_player, summarise, unreachable_candidate, Report};
 use trainer::player;
 
@@ -39,24 +38,6 @@ pub struct Args {
     data: BearoffArgs,
 }
 
-/// The line (1-based) of the `index`-th entry of the set in `path`, counted as
-/// `datasets::benchmark::read` reads it: bgkit's sets have an entry on every non-blank
-/// line after the header, gnubg-nn's on every `m` line.
-fn entry_line(path: &Path, format: SetFormat, index: usize) -> Option<usize> {
-    let text = std::fs::read_to_string(path).ok()?;
-    let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
-    let (n, _) = match format {
-        SetFormat::Bgkit => lines.nth(index + 1)?,
-        SetFormat::GnubgNn => lines
-            .filter(|(_, l)| {
-                let t = l.trim_start();
-                t.starts_with("m ") || t.starts_with("m\t")
-            })
-            .nth(index)?,
-    };
-    Some(n + 1)
-}
-
 pub fn run(args: Args) -> Result<ExitCode> {
     let threads = thread_count(args.threads)?;
     let mut entries = Vec::new();
@@ -68,11 +49,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
         }
         for (i, e) in set.entries.iter().enumerate() {
             if let Some(c) = unreachable_candidate(&mut gen, e) {
-                let line = entry_line(path, set.format, i).map_or(String::new(), |n| format!(":{n}"));
                 bail!(
-                    "{}{line}: candidate {} (after_id {}) is not reached by any legal move of {}-{} from {} \
+                    "{}:{}: candidate {} (after_id {}) is not reached by any legal move of {}-{} from {} \
                      (a damaged line)",
                     path.display(),
+                    set.lines[i],
                     c + 1,
                     e.candidates[c].after.position_id(),
                     e.dice.high(),

@@ -57,13 +57,20 @@ pub fn resume_threads(recorded: usize, flag: Option<usize>, quiet: bool) -> Resu
 }
 
 /// The files that the players `specs` read (weights files, explicit or found where the
-/// evaluator looks, their sidecars, and the bearoff databases of `data`, explicit or
-/// found): inputs that no output may replace, `--force` or not.
+/// evaluator looks, their sidecars, and, where a net plays, the bearoff databases of
+/// `data`, explicit or found): inputs that no output may replace, `--force` or not.
 pub fn player_inputs<'a>(specs: impl IntoIterator<Item = &'a str>, data: &BearoffArgs) -> Vec<PathBuf> {
-    let paths = data_paths(data);
     let mut files: Vec<PathBuf> = data.paths().into_iter().map(Path::to_path_buf).collect();
+    let mut nets = false;
     for spec in specs {
-        files.extend(trainer::player::spec_files(spec, &paths));
+        if let Some(weights) = trainer::player::spec_files(spec) {
+            files.extend(weights);
+            nets = true;
+        }
+    }
+    // The databases are located once, whatever the number of net players.
+    if nets {
+        files.extend(data_paths(data).files());
     }
     files
 }

@@ -252,8 +252,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
 fn inputs(args: &Args) -> Vec<PathBuf> {
     let mut inputs = args.data.clone();
     if let Some(p) = &args.init {
-        inputs.push(p.clone());
-        inputs.extend(Some(p.with_extension("json")).filter(|s| s.is_file()));
+        inputs.extend(trainer::model::weights_files(p));
     }
     inputs
 }

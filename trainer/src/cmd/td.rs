@@ -286,8 +286,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             // given or found, are inputs.
             let mut inputs: Vec<PathBuf> = args.data.paths().into_iter().map(PathBuf::from).collect();
             if let Some(InitArg::File(p)) = &args.init {
-                inputs.push(p.clone());
-                inputs.extend(Some(p.with_extension("json")).filter(|s| s.is_file()));
+                inputs.extend(trainer::model::weights_files(p));
             }
             if settings.model.bearoff {
                 inputs.extend(data_paths(&args.data).files());

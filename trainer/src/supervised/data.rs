@@ -150,7 +150,7 @@ impl ClassData {
         }
         let mut sources = Vec::new();
         let mut items = Vec::new();
-        let mut files = Vec::new();
+        let mut files: Vec<FileInfo> = Vec::new();
         for (f, path) in paths.iter().enumerate() {
             let records = match Format::detect(path).map_err(dataset_error)? {
                 Format::Binary => Records::Mapped(BinaryDataset::open(path).map_err(dataset_error)?),
@@ -214,7 +214,6 @@ impl ClassData {
             // training: refused, whether it is the same file or the same records.
             let canonical = std::fs::canonicalize(path).ok();
             for (j, other) in files.iter().enumerate() {
-                let other: &FileInfo = other;
                 let same_file = canonical.is_some() && canonical == std::fs::canonicalize(&paths[j]).ok();
                 if same_file || (other.digest == info.digest && other.records == info.records) {
                     return Err(TrainerError::Invalid(format!(
