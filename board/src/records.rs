@@ -142,15 +142,27 @@ fn io_error(path: &Path, e: std::io::Error) -> RecordError {
 }
 
 /// Writes a match to `path` in `format`, through a temporary file renamed into place
-/// when complete.
+/// when complete (replacing a file there).
 pub fn save(path: &Path, record: &MatchRecord, format: Format) -> Result<(), RecordError> {
+    save_with(path, record, format, fileio::Existing::Replace)
+}
+
+/// As [`save`], doing with a file at `path` what `existing` says (a tool's `--force`:
+/// [`fileio::Existing::Keep`] leaves a file that appeared there while the games were
+/// played, and fails).
+pub fn save_with(
+    path: &Path,
+    record: &MatchRecord,
+    format: Format,
+    existing: fileio::Existing,
+) -> Result<(), RecordError> {
     let name = path.display().to_string();
     let text = match format {
         Format::Sgf => write_sgf(record),
         Format::Mat => write_mat(record),
     }
     .map_err(|e| e.in_source(&name))?;
-    fileio::write_atomic(path, text.as_bytes()).map_err(|e| io_error(path, e))
+    fileio::write_atomic_with(path, text.as_bytes(), existing).map_err(|e| io_error(path, e))
 }
 
 /// Appends game `index` of `record` to the SGF collection at `path` (created if
@@ -226,6 +238,25 @@ mod tests {
         }
         assert_eq!(load(&all).unwrap(), vec![a.clone(), b.clone()]);
         let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn save_with_keep_leaves_a_file_that_is_there() {
+        let dir = test_support::Scratch::new("board", "records-keep");
+        let path = dir.join("duel.sgf");
+        fs::write(&path, "mine").unwrap();
+        let a = crawford_match(3);
+        let e = save_with(&path, &a, Format::Sgf, fileio::Existing::Keep).unwrap_err();
+        assert_eq!(e.kind, RecordErrorKind::Io);
+        assert!(
+            e.to_string()
+                .starts_with(&format!("{}: appeared while", path.display())),
+            "{e}"
+        );
+        assert_eq!(fs::read_to_string(&path).unwrap(), "mine");
+        save_with(&path, &a, Format::Sgf, fileio::Existing::Replace).unwrap();
+        assert_eq!(load(&path).unwrap(), vec![a]);
+        assert_eq!(test_support::dir_names(&dir), ["duel.sgf"]);
     }
 
     #[test]

@@ -78,7 +78,8 @@ pub struct JobArgs {
     #[arg(long, short = 'q')]
     pub quiet: bool,
     /// Replace an existing output file (an output is never allowed to replace an
-    /// input). An interrupted run's partial results are resumed without it.
+    /// input). Without it, a file that appears at the output's name while the job
+    /// runs is kept too. An interrupted run's partial results are resumed without it.
     #[arg(long)]
     pub force: bool,
 }

@@ -44,6 +44,7 @@ use board::{Dice, MoveGen, Position};
 use evaluator::eval::{invert, money_equity, move_shape, EvalError};
 use evaluator::search::Lookahead;
 use evaluator::Evaluator;
+use fileio::Existing;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -334,9 +335,9 @@ pub fn read(path: &Path) -> Result<BenchmarkSet, DatasetError> {
 }
 
 /// Writes a set in bgkit's format: `header`, then the entry lines (to a temporary
-/// name, renamed when complete).
-pub fn write(path: &Path, header: &Value, lines: &[String]) -> Result<(), DatasetError> {
-    crate::format::write_text(path, |w: &mut dyn Write| {
+/// name, put in place when complete as `existing` says).
+pub fn write(path: &Path, header: &Value, lines: &[String], existing: Existing) -> Result<(), DatasetError> {
+    crate::format::write_text(path, existing, |w: &mut dyn Write| {
         writeln!(w, "{}", serde_json::to_string(header).expect("json"))?;
         for l in lines {
             writeln!(w, "{l}")?;

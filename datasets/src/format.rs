@@ -19,6 +19,7 @@ use std::io::Write;
 use std::path::Path;
 
 use board::Position;
+use fileio::Existing;
 
 use crate::error::DatasetError;
 
@@ -110,24 +111,38 @@ pub fn read(path: &Path, format: Format) -> Result<Vec<Sample>, DatasetError> {
     }
 }
 
-/// Writes a whole dataset (to a temporary name, renamed when complete).
+/// Writes a whole dataset (to a temporary name, renamed when complete), replacing a
+/// file at `path`.
 pub fn write(path: &Path, format: Format, samples: &[Sample]) -> Result<(), DatasetError> {
+    write_with(path, format, samples, Existing::Replace)
+}
+
+/// As [`write()`], doing with a file at `path` what `existing` says (a command's
+/// `--force`).
+pub fn write_with(
+    path: &Path,
+    format: Format,
+    samples: &[Sample],
+    existing: Existing,
+) -> Result<(), DatasetError> {
     match format {
-        Format::Csv => write_text(path, |w| csv::write_to(w, samples)),
-        Format::GnubgNn => write_text(path, |w| gnubg_nn::write_to(w, samples)),
-        Format::Binary => binary::write(path, samples),
+        Format::Csv => write_text(path, existing, |w| csv::write_to(w, samples)),
+        Format::GnubgNn => write_text(path, existing, |w| gnubg_nn::write_to(w, samples)),
+        Format::Binary => binary::write(path, samples, existing),
     }
 }
 
-/// Writes a text file atomically: a temporary file beside `path`, synced, renamed.
+/// Writes a text file atomically: a temporary file beside `path`, synced, renamed (or
+/// linked, keeping a file there, as `existing` says).
 pub fn write_text(
     path: &Path,
+    existing: Existing,
     body: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> Result<(), DatasetError> {
     let result = (|| {
         let mut w = fileio::AtomicFile::create(path)?;
         body(&mut w)?;
-        w.commit()
+        w.commit_with(existing)
     })();
     result.map_err(|e| DatasetError::io(path, e))
 }

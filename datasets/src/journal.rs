@@ -40,6 +40,24 @@ pub fn partial_paths(out: &Path) -> (PathBuf, PathBuf) {
     (out.with_file_name(p), out.with_file_name(m))
 }
 
+/// The error of a job whose output appeared while it ran (see [`fileio::Existing::Keep`]):
+/// the results stay in the journal, and a rerun with `--force` puts them in place
+/// without redoing them. Other errors pass unchanged.
+pub fn kept_in_journal(out: &Path, e: DatasetError) -> DatasetError {
+    match e {
+        DatasetError::Io { source, .. } if source.kind() == std::io::ErrorKind::AlreadyExists => {
+            DatasetError::file(
+                out,
+                format!(
+                    "appeared while this job was writing it and was left as it is; the results are kept in {}: rerun the same command with --force to put them in its place",
+                    partial_paths(out).0.display()
+                ),
+            )
+        }
+        e => e,
+    }
+}
+
 fn write_json(path: &Path, v: &Value) -> Result<(), DatasetError> {
     let text = serde_json::to_string_pretty(v).expect("json");
     fileio::write_atomic(path, text.as_bytes()).map_err(|e| DatasetError::io(path, e))

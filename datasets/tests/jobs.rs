@@ -12,6 +12,7 @@ use datasets::job::{JobError, Progress};
 use datasets::shard::Shard;
 use datasets::{Roller, RolloutSettings};
 use evaluator::engine::EngineFiles;
+use fileio::Existing;
 use test_support::Scratch;
 
 use common::{gnubg_evaluator, random_game_positions, OS, TS, WD};
@@ -50,6 +51,7 @@ fn job(dir: &Path, input: &Path, settings: &RolloutSettings) -> RolloutJob {
         shard: Shard::ALL,
         threads: 2,
         fresh: false,
+        existing: Existing::Replace,
         deadline: None,
     }
 }
@@ -148,4 +150,52 @@ fn a_missing_input_is_an_error_naming_it() {
     assert!(matches!(err, JobError::Dataset(_)), "{err:?}");
     assert!(err.to_string().contains("nowhere.csv"), "{err}");
     assert!(!job.output.exists());
+}
+
+#[test]
+fn an_output_that_appears_during_the_job_is_kept_and_a_forced_rerun_uses_the_journal() {
+    if gnubg_evaluator().is_none() {
+        return;
+    }
+    let dir = Scratch::new("datasets", "job-appeared");
+    let positions: Vec<_> = random_game_positions(6, 1, 9).into_iter().take(2).collect();
+    let input = dir.join("in.csv");
+    write_ids(&input, &positions);
+    let settings = RolloutSettings {
+        trials: 18,
+        ..RolloutSettings::default()
+    };
+    let mut reference = job(&dir, &input, &settings);
+    reference.output = dir.join("reference.csv");
+    rollout::run(&reference, &mut ()).unwrap();
+
+    // The user saves a file of their own at the output's name while the job runs.
+    struct UserWrites<'a>(&'a Path);
+    impl Progress for UserWrites<'_> {
+        fn finish(&mut self) {
+            std::fs::write(self.0, "mine\n").unwrap();
+        }
+    }
+    let mut kept = job(&dir, &input, &settings);
+    kept.existing = Existing::Keep;
+    let err = rollout::run(&kept, &mut UserWrites(&kept.output))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("out.csv: appeared while this job was writing it")
+            && err.contains("out.csv.partial")
+            && err.contains("--force"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&kept.output).unwrap(), "mine\n");
+
+    // The rerun the message asks for rolls out nothing again.
+    kept.existing = Existing::Replace;
+    let summary = rollout::run(&kept, &mut ()).unwrap();
+    assert_eq!((summary.positions, summary.new), (2, 0));
+    assert_eq!(
+        std::fs::read(&kept.output).unwrap(),
+        std::fs::read(&reference.output).unwrap()
+    );
+    assert!(!datasets::journal::partial_paths(&kept.output).0.exists());
 }

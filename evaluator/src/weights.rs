@@ -496,13 +496,25 @@ impl Weights {
     }
 
     /// Writes the weights to `path` in the given format, through a temporary file that
-    /// is renamed into place when complete.
+    /// is renamed into place when complete (replacing a file there).
     pub fn save(&self, path: impl AsRef<Path>, format: WeightsFormat) -> Result<(), WeightsError> {
+        self.save_with(path, format, fileio::Existing::Replace)
+    }
+
+    /// As [`Weights::save`], doing with a file at `path` what `existing` says
+    /// ([`fileio::Existing::Keep`]: leave it and fail, with an I/O error of kind
+    /// `AlreadyExists`).
+    pub fn save_with(
+        &self,
+        path: impl AsRef<Path>,
+        format: WeightsFormat,
+        existing: fileio::Existing,
+    ) -> Result<(), WeightsError> {
         let bytes = match format {
             WeightsFormat::Text => self.to_text().into_bytes(),
             WeightsFormat::Binary => self.to_binary(),
         };
-        fileio::write_atomic(path.as_ref(), &bytes).map_err(|source| WeightsError::Io {
+        fileio::write_atomic_with(path.as_ref(), &bytes, existing).map_err(|source| WeightsError::Io {
             path: path.as_ref().display().to_string(),
             source,
         })

@@ -7,6 +7,8 @@
 //! over the target, and then the directory is fsynced so the rename itself is durable.
 //! [`write_atomic`] does this for bytes already in memory; [`AtomicFile`] streams large
 //! outputs through a buffer and puts them in place on [`AtomicFile::commit`];
+//! [`Existing`] says whether a commit may replace a file at the target (a tool's
+//! `--force`) or keeps a file that appeared there while the job ran;
 //! [`persist`] finishes a file that another library wrote under a temporary name;
 //! [`remove_stale_temps`] clears the temporary files of writers that were killed.
 //!
@@ -30,9 +32,59 @@ pub mod shard;
 /// Writes `bytes` to `path` atomically: `path` ends up with exactly `bytes` (replacing
 /// any file there), or, on error, is left as it was.
 pub fn write_atomic(path: impl AsRef<Path>, bytes: &[u8]) -> io::Result<()> {
+    write_atomic_with(path, bytes, Existing::Replace)
+}
+
+/// As [`write_atomic`], doing with a file already at `path` what `existing` says.
+pub fn write_atomic_with(path: impl AsRef<Path>, bytes: &[u8], existing: Existing) -> io::Result<()> {
     let mut f = AtomicFile::create(path)?;
     f.write_all(bytes)?;
-    f.commit()
+    f.commit_with(existing)
+}
+
+/// What committing an output does with a file already at its name.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Existing {
+    /// Replace it: the user asked to (`--force`), or the file is the job's own. The
+    /// default, as for [`write_atomic`] and [`AtomicFile::commit`].
+    #[default]
+    Replace,
+    /// Keep it and fail: a tool checks its output before a long job, and a file that
+    /// appears at that name while the job runs is the user's too. The error's kind is
+    /// [`io::ErrorKind::AlreadyExists`]; its text says what happened.
+    Keep,
+}
+
+impl Existing {
+    /// `Replace` if `force` (the CLI's `--force`), else `Keep`.
+    pub fn replace_if(force: bool) -> Existing {
+        if force {
+            Existing::Replace
+        } else {
+            Existing::Keep
+        }
+    }
+}
+
+/// The error of [`Existing::Keep`] for a target that is there at the commit.
+fn appeared() -> io::Error {
+    io::Error::new(
+        io::ErrorKind::AlreadyExists,
+        "appeared while this run was writing it; it was left as it is and this run's result was not put in its place (use --force to replace it)",
+    )
+}
+
+/// Whether a failed `link` says the filesystem has no hard links (FAT answers "not
+/// permitted", others "not supported"; a link across devices or past the link limit
+/// cannot be made either), rather than a failure a rename would meet too.
+fn no_hard_links(e: &io::Error) -> bool {
+    use io::ErrorKind::*;
+    /// Linux's EOPNOTSUPP, which the standard library does not name.
+    const EOPNOTSUPP: i32 = 95;
+    matches!(
+        e.kind(),
+        PermissionDenied | Unsupported | CrossesDevices | TooManyLinks
+    ) || (cfg!(target_os = "linux") && e.raw_os_error() == Some(EOPNOTSUPP))
 }
 
 /// Puts `temp`, a finished file that something else wrote, in place as `target`: fsyncs
@@ -125,9 +177,37 @@ impl AtomicFile {
     /// Flushes, fsyncs, renames the temporary file over the target and fsyncs the
     /// directory. On an error before the rename the temporary file is removed and the
     /// target left as it was.
-    pub fn commit(mut self) -> io::Result<()> {
+    pub fn commit(self) -> io::Result<()> {
+        self.commit_with(Existing::Replace)
+    }
+
+    /// As [`commit`](AtomicFile::commit), doing with a file at the target what
+    /// `existing` says. [`Existing::Keep`] puts the file in place without replacing
+    /// anything: a hard link (which fails if the target exists), then the temporary
+    /// name is removed. Where the filesystem has no hard links it checks, then renames
+    /// (a file created between the two would still be replaced). On an error the
+    /// temporary file is removed.
+    pub fn commit_with(mut self, existing: Existing) -> io::Result<()> {
         self.sync()?;
         drop(self.writer.take()); // closed before the rename (required on some systems)
+        if existing == Existing::Keep {
+            match fs::hard_link(&self.temp, &self.target) {
+                // The data stays under the target's name; the temporary name goes
+                // before the directory is synced, so that both changes are durable.
+                Ok(()) => {
+                    self.committed = true;
+                    fs::remove_file(&self.temp)?;
+                    return sync_dir(&self.target);
+                }
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => return Err(appeared()),
+                Err(e) if no_hard_links(&e) => {
+                    if fs::symlink_metadata(&self.target).is_ok() {
+                        return Err(appeared());
+                    }
+                }
+                Err(e) => return Err(e),
+            }
+        }
         fs::rename(&self.temp, &self.target)?;
         self.committed = true;
         sync_dir(&self.target)

@@ -340,3 +340,66 @@ mod mapped {
         assert_eq!(AnonMap::zeroed(0, false).unwrap().len(), 1);
     }
 }
+
+#[test]
+fn keep_puts_a_new_file_in_place_and_leaves_no_temporary() {
+    let s = Scratch::new("keep-new");
+    let target = s.0.join("out.bin");
+    let bytes = pattern(70_000);
+    write_atomic_with(&target, &bytes, Existing::Keep).unwrap();
+    assert_eq!(fs::read(&target).unwrap(), bytes);
+    assert_eq!(s.names(), ["out.bin"]);
+}
+
+#[test]
+fn keep_leaves_a_file_that_appeared_during_the_write() {
+    let s = Scratch::new("keep-appeared");
+    let target = s.0.join("out.bin");
+    let mut f = AtomicFile::create(&target).unwrap();
+    f.write_all(&pattern(50_000)).unwrap();
+    // The user's file, made while the job was writing.
+    fs::write(&target, b"mine").unwrap();
+    let e = f.commit_with(Existing::Keep).unwrap_err();
+    assert_eq!(e.kind(), io::ErrorKind::AlreadyExists);
+    assert!(e.to_string().contains("use --force to replace it"), "{e}");
+    assert_eq!(fs::read(&target).unwrap(), b"mine");
+    assert_eq!(s.names(), ["out.bin"], "the temporary file is removed");
+    // A symbolic link (even a dangling one) is a file the user made too.
+    #[cfg(unix)]
+    {
+        let link = s.0.join("link.bin");
+        std::os::unix::fs::symlink(s.0.join("nowhere"), &link).unwrap();
+        let e = write_atomic_with(&link, b"x", Existing::Keep).unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::AlreadyExists);
+        assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+        assert!(!s.0.join("nowhere").exists());
+    }
+}
+
+#[test]
+fn replace_and_plain_commit_replace_a_file_there() {
+    let s = Scratch::new("replace");
+    let target = s.0.join("out.bin");
+    fs::write(&target, b"old").unwrap();
+    write_atomic_with(&target, b"new", Existing::Replace).unwrap();
+    assert_eq!(fs::read(&target).unwrap(), b"new");
+    write_atomic(&target, b"newer").unwrap();
+    assert_eq!(fs::read(&target).unwrap(), b"newer");
+    assert_eq!(Existing::replace_if(true), Existing::Replace);
+    assert_eq!(Existing::replace_if(false), Existing::Keep);
+    assert_eq!(s.names(), ["out.bin"]);
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn only_a_filesystem_without_hard_links_falls_back_to_a_rename() {
+    let kind = |n| no_hard_links(&io::Error::from_raw_os_error(n));
+    // Linux's numbers: EPERM (FAT), EOPNOTSUPP, EXDEV, EMLINK: no link possible here.
+    for n in [1, 95, 18, 31] {
+        assert!(kind(n), "errno {n}");
+    }
+    // EIO, ENOSPC, EDQUOT, EROFS: a rename would fail as well; the error is reported.
+    for n in [5, 28, 122, 30] {
+        assert!(!kind(n), "errno {n}");
+    }
+}

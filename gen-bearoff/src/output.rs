@@ -104,12 +104,11 @@ impl AtomicOutput {
             .map_err(|e| BearoffError::io(&partial, "cannot write", e))?;
         file.sync()
             .map_err(|e| BearoffError::io(&partial, "cannot sync", e))?;
-        let placed = if replace {
-            file.commit()
-        } else {
-            place_new(file, &partial, &target)?
-        };
-        placed.map_err(|e| BearoffError::io(&target, "cannot move the finished file into place", e))?;
+        file.commit_with(fileio::Existing::replace_if(replace))
+            .map_err(|e| match e.kind() {
+                io::ErrorKind::AlreadyExists => appeared(&target),
+                _ => BearoffError::io(&target, "cannot move the finished file into place", e),
+            })?;
         if sidecar {
             let side = fileio::checksum::sidecar_path(&target);
             fileio::checksum::write_sidecar(&target)
@@ -125,41 +124,6 @@ fn appeared(target: &Path) -> BearoffError {
         "{} appeared while this run was writing it; it was left as it is and this run's result was discarded (use --force to replace it)",
         target.display()
     ))
-}
-
-/// Puts the synced `file` in place at `target` without replacing anything there: a hard
-/// link (which fails if `target` exists), then the partial name is removed (by dropping
-/// `file` uncommitted). Where the filesystem has no hard links: a check, then a rename
-/// (a file created between the two would still be replaced). Any other failure of the
-/// link is an error.
-fn place_new(file: AtomicFile, partial: &Path, target: &Path) -> Result<io::Result<()>, BearoffError> {
-    match fs::hard_link(partial, target) {
-        Ok(()) => {
-            drop(file); // removes the partial name; the data stays under `target`
-            Ok(fileio::sync_dir(target))
-        }
-        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Err(appeared(target)),
-        Err(e) if no_hard_links(&e) => {
-            if fs::symlink_metadata(target).is_ok() {
-                return Err(appeared(target));
-            }
-            Ok(file.commit())
-        }
-        Err(e) => Ok(Err(e)),
-    }
-}
-
-/// Whether a failed `link` says the filesystem has no hard links (FAT answers "not
-/// permitted", others "not supported"; a link across devices or past the link limit
-/// cannot be made either), rather than a failure a rename would meet too.
-fn no_hard_links(e: &io::Error) -> bool {
-    use io::ErrorKind::*;
-    /// Linux's EOPNOTSUPP, which the standard library does not name.
-    const EOPNOTSUPP: i32 = 95;
-    matches!(
-        e.kind(),
-        PermissionDenied | Unsupported | CrossesDevices | TooManyLinks
-    ) || (cfg!(target_os = "linux") && e.raw_os_error() == Some(EOPNOTSUPP))
 }
 
 /// Opens `partial` (creating it, not truncating it) and takes an exclusive lock on it
@@ -348,14 +312,5 @@ mod tests {
         let e = AtomicOutput::create(&t, true).unwrap_err().to_string();
         assert!(e.contains("db.bd.partial is a symbolic link"), "{e}");
         assert!(!elsewhere.exists(), "nothing created where the link points");
-    }
-
-    #[test]
-    #[cfg(target_os = "linux")]
-    fn only_a_filesystem_without_hard_links_falls_back_to_a_rename() {
-        // Linux's numbers: EPERM (FAT), EXDEV, EMLINK, EOPNOTSUPP; EIO, ENOSPC, EDQUOT.
-        let kind = |n| no_hard_links(&io::Error::from_raw_os_error(n));
-        assert!([1, 18, 31, 95].into_iter().all(kind));
-        assert!(![5, 28, 122].into_iter().any(kind));
     }
 }

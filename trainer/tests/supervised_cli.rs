@@ -331,6 +331,7 @@ fn benchmark_scores_players_as_computed_by_hand() {
         &set,
         &serde_json::json!({"format": "bgkit-benchmark", "version": 1}),
         &lines,
+        fileio::Existing::Replace,
     )
     .unwrap();
     let o = trainer(&[

@@ -11,6 +11,7 @@ use datasets::class::parse_classes;
 use datasets::job::benchmark::{self, BenchmarkJob};
 use datasets::shard::Shard;
 use datasets::RolloutSettings;
+use fileio::Existing;
 
 use super::{engine_files_for, note, Bar, EngineArgs, JobArgs};
 
@@ -126,6 +127,7 @@ fn build(args: BuildArgs) -> Result<ExitCode> {
         shard: args.shard.unwrap_or(Shard::ALL),
         threads,
         fresh: args.job.fresh,
+        existing: Existing::replace_if(args.job.force),
         deadline,
     };
     let done = benchmark::run(&job, &mut Bar::new("positions", args.job.quiet, job.deadline))?;

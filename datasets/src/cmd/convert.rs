@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use datasets::format::{self, Format};
+use fileio::Existing;
 
 use super::{note, FormatArg};
 
@@ -41,7 +42,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         None => Format::detect(&args.input)?,
     };
     let samples = format::read(&args.input, from)?;
-    format::write(&args.output, to, &samples)?;
+    format::write_with(&args.output, to, &samples, Existing::replace_if(args.force))?;
     note(
         args.quiet,
         &format!(

@@ -12,6 +12,7 @@ use datasets::merge::{
     merge_benchmark, merge_by_input, merge_positions, merge_round_robin, read_benchmark_lines,
 };
 use datasets::shard::{check_parts, Manifest};
+use fileio::Existing;
 
 use super::{note, FormatArg};
 
@@ -82,6 +83,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         }
         Ok(())
     };
+    let existing = Existing::replace_if(args.force);
     let merged = match kind {
         "rollout" => {
             let to = Format::for_output(&args.output, args.format.map(Format::from), "--format")?;
@@ -95,7 +97,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 Some(input) => merge_by_input(&read_positions(input)?, &parts)?,
                 None => merge_round_robin(&parts)?,
             };
-            format::write(&args.output, to, &merged)?;
+            format::write_with(&args.output, to, &merged, existing)?;
             merged.len()
         }
         "sample" => {
@@ -106,7 +108,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 parts.push((p.display().to_string(), positions));
             }
             let merged = merge_positions(&parts);
-            write_text(&args.output, |w| {
+            write_text(&args.output, existing, |w| {
                 writeln!(w, "position_id")?;
                 for p in &merged {
                     writeln!(w, "{}", p.position_id())?;
@@ -123,7 +125,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 parts.push((p.display().to_string(), header, lines));
             }
             let (header, lines) = merge_benchmark(&parts)?;
-            benchmark::write(&args.output, &header, &lines)?;
+            benchmark::write(&args.output, &header, &lines, existing)?;
             lines.len()
         }
         other => bail!(

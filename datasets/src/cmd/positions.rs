@@ -8,6 +8,7 @@ use cli_support::thread_count;
 use datasets::format::Format;
 use datasets::job::rollout::{Labels, RolloutJob, RolloutSummary};
 use datasets::shard::Shard;
+use fileio::Existing;
 use serde_json::{json, Value};
 
 use super::{engine_files_for, format_name, EngineArgs, FormatArg, JobArgs};
@@ -58,6 +59,7 @@ impl PositionsArgs {
             shard: self.shard.unwrap_or(Shard::ALL),
             threads: thread_count(self.job.threads)?,
             fresh: self.job.fresh,
+            existing: Existing::replace_if(self.job.force),
             deadline: cli_support::args::deadline(self.minutes)?,
         })
     }

@@ -10,6 +10,7 @@ use datasets::class::parse_classes;
 use datasets::job::sample::{self, SampleJob};
 use datasets::sample::SampleSettings;
 use datasets::shard::Shard;
+use fileio::Existing;
 
 use serde_json::json;
 
@@ -112,6 +113,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         threshold,
         threads,
         fresh: args.job.fresh,
+        existing: Existing::replace_if(args.job.force),
         deadline,
     };
     let done = sample::run(&job, &mut Bar::new("games", args.job.quiet, job.deadline))?;

@@ -38,6 +38,7 @@ use std::path::Path;
 use board::Position;
 use bytemuck::{Pod, Zeroable};
 use fileio::mmap::{HeaderSpec, MappedFile};
+use fileio::Existing;
 
 use super::Sample;
 use crate::class::{dataset_class, DATASET_CLASSES};
@@ -157,8 +158,9 @@ fn check_endian(path: &Path) -> Result<(), DatasetError> {
     Ok(())
 }
 
-/// Writes a binary dataset (to a temporary name, renamed when complete).
-pub fn write(path: &Path, samples: &[Sample]) -> Result<(), DatasetError> {
+/// Writes a binary dataset (to a temporary name, put in place when complete as
+/// `existing` says).
+pub fn write(path: &Path, samples: &[Sample], existing: Existing) -> Result<(), DatasetError> {
     check_endian(path)?;
     let result = (|| -> std::io::Result<()> {
         let mut file = fileio::AtomicFile::create(path)?;
@@ -178,7 +180,7 @@ pub fn write(path: &Path, samples: &[Sample]) -> Result<(), DatasetError> {
         );
         file.seek(SeekFrom::Start(0))?;
         file.write_all(&header)?;
-        file.commit()
+        file.commit_with(existing)
     })();
     result.map_err(|e| DatasetError::io(path, e))
 }

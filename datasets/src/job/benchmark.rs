@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use board::MoveGen;
 use evaluator::engine::EngineFiles;
+use fileio::Existing;
 use rayon::prelude::*;
 use serde_json::json;
 
@@ -45,6 +46,10 @@ pub struct BenchmarkJob {
     pub threads: usize,
     /// Discard an earlier run's partial results instead of resuming.
     pub fresh: bool,
+    /// Whether the finished output may replace a file at its name (`--force`), or
+    /// keeps one that appeared there while the job ran (the job then fails and its
+    /// results stay in the journal, for a rerun with `--force`).
+    pub existing: Existing,
     /// Stop after the chunk of 16 positions in progress at this time (at least one
     /// chunk is built): the set holds the entries of the positions done.
     pub deadline: Option<Instant>,
@@ -167,7 +172,8 @@ pub fn run(job: &BenchmarkJob, progress: &mut dyn Progress) -> Result<BenchmarkS
     if job.shard != Shard::ALL {
         Manifest::new("benchmark", job.shard, &description, lines.len()).write(&job.output)?;
     }
-    benchmark::write(&job.output, &header, &lines)?;
+    benchmark::write(&job.output, &header, &lines, job.existing)
+        .map_err(|e| crate::journal::kept_in_journal(&job.output, e))?;
     journal.remove()?;
     Ok(BenchmarkSummary {
         positions: at - block.start,

@@ -9,6 +9,7 @@ use std::time::Instant;
 
 use evaluator::engine::EngineFiles;
 use evaluator::search::Lookahead;
+use fileio::Existing;
 use rayon::prelude::*;
 use serde_json::json;
 
@@ -39,6 +40,10 @@ pub struct RolloutJob {
     pub threads: usize,
     /// Discard an earlier run's partial results instead of resuming.
     pub fresh: bool,
+    /// Whether the finished output may replace a file at its name (`--force`), or
+    /// keeps one that appeared there while the job ran (the job then fails and its
+    /// results stay in the journal, for a rerun with `--force`).
+    pub existing: Existing,
     /// Start no position after this time: the output holds the positions rolled out
     /// (in input order), [`RolloutSummary::left`] says how many were not.
     pub deadline: Option<Instant>,
@@ -232,7 +237,8 @@ pub fn run(job: &RolloutJob, progress: &mut dyn Progress) -> Result<RolloutSumma
         // Before the output: a rerun after a kill between the two writes both again.
         Manifest::new("rollout", shard, &description, samples.len()).write(&job.output)?;
     }
-    format::write(&job.output, out_format, &samples)?;
+    format::write_with(&job.output, out_format, &samples, job.existing)
+        .map_err(|e| crate::journal::kept_in_journal(&job.output, e))?;
     journal.remove()?;
     let left = mine.len() - samples.len();
     Ok(RolloutSummary {

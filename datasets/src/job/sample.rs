@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use board::Position;
 use evaluator::engine::EngineFiles;
+use fileio::Existing;
 use serde_json::json;
 
 use super::{describe_files, file_digest, pool, JobError, Progress};
@@ -45,6 +46,10 @@ pub struct SampleJob {
     pub threads: usize,
     /// Discard an earlier run's partial results instead of resuming.
     pub fresh: bool,
+    /// Whether the finished output may replace a file at its name (`--force`), or
+    /// keeps one that appeared there while the job ran (the job then fails and its
+    /// results stay in the journal, for a rerun with `--force`).
+    pub existing: Existing,
     /// Stop after the chunk of games in progress at this time (at least one chunk is
     /// played): the output holds the positions of the games played (whole chunks of
     /// 256, so the first games of the whole run's file).
@@ -149,13 +154,14 @@ pub fn run(job: &SampleJob, progress: &mut dyn Progress) -> Result<SampleSummary
     if job.shard != Shard::ALL {
         Manifest::new("sample", job.shard, &description, kept.len()).write(&job.output)?;
     }
-    write_text(&job.output, |w| {
+    write_text(&job.output, job.existing, |w| {
         writeln!(w, "position_id")?;
         for id in &kept {
             writeln!(w, "{id}")?;
         }
         Ok(())
-    })?;
+    })
+    .map_err(|e| crate::journal::kept_in_journal(&job.output, e))?;
     journal.remove()?;
     Ok(SampleSummary {
         games: next - games.start,

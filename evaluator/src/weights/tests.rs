@@ -212,3 +212,32 @@ fn weights_errors_say_no_line_0() {
         .to_string();
     assert_eq!(e, "w.weights: file ends before the contact net (truncated?)");
 }
+
+#[test]
+fn save_with_keep_leaves_a_file_there_and_replace_replaces_it() {
+    let dir = test_support::Scratch::new("evaluator", "weights-keep");
+    let path = dir.join("w.wd");
+    std::fs::write(&path, b"mine").unwrap();
+    let w = tiny();
+    let e = w
+        .save_with(&path, WeightsFormat::Binary, fileio::Existing::Keep)
+        .unwrap_err();
+    assert!(
+        matches!(&e, WeightsError::Io { source, .. } if source.kind() == std::io::ErrorKind::AlreadyExists),
+        "{e}"
+    );
+    assert!(
+        e.to_string()
+            .starts_with(&format!("{}: appeared", path.display())),
+        "{e}"
+    );
+    assert_eq!(std::fs::read(&path).unwrap(), b"mine");
+    w.save(&path, WeightsFormat::Binary).unwrap();
+    assert_eq!(Weights::load_any(&path).unwrap(), w);
+    let names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, ["w.wd"], "no temporary file is left");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -101,7 +101,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let (r, record) = pool.install(|| duel(a.as_ref(), b.as_ref(), &opts, &|n| bar.set_position(n)))?;
     bar.finish_and_clear();
     if let (Some(path), Some(format), Some(record)) = (&args.record, format, record) {
-        records::save(path, &record, format)?;
+        records::save_with(path, &record, format, fileio::Existing::replace_if(args.force))?;
     }
     if args.json {
         cli_support::outln!("{}", serde_json::to_string(&r)?)?;

@@ -356,6 +356,7 @@ fn export_records(a: ExportArgs) -> Result<ExitCode> {
         sgf_dir: a.sgf,
         mat_dir: a.mat,
         collection: a.collection,
+        existing: fileio::Existing::replace_if(a.force),
     };
     let files = export::export(&sessions, &opts)?;
     let games: usize = sessions.iter().map(|s| s.record.games.len()).sum();

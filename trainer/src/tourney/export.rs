@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use board::records::{self, Format, GamePlay, GameRecord, MatchRecord};
 use board::Variant;
+use fileio::Existing;
 use rayon::prelude::*;
 
 use crate::error::TrainerError;
@@ -27,6 +28,8 @@ pub struct ExportOptions {
     pub mat_dir: Option<PathBuf>,
     /// All pairings in one SGF collection.
     pub collection: Option<PathBuf>,
+    /// What a file written does with a file at its name (`--force`).
+    pub existing: Existing,
 }
 
 /// The games of one pairing as a money session.
@@ -170,7 +173,7 @@ pub fn export(sessions: &[Session], opts: &ExportOptions) -> Result<Vec<PathBuf>
         std::fs::create_dir_all(dir).map_err(|e| file::io_error(dir, e))?;
         for s in sessions {
             let path = dir.join(s.file_name(ext));
-            records::save(&path, &s.record, format)?;
+            records::save_with(&path, &s.record, format, opts.existing)?;
             files.push(path);
         }
     }
@@ -181,7 +184,8 @@ pub fn export(sessions: &[Session], opts: &ExportOptions) -> Result<Vec<PathBuf>
                 &records::write_sgf(&s.record).map_err(|e| e.in_source(&path.display().to_string()))?,
             );
         }
-        fileio::write_atomic(path, text.as_bytes()).map_err(|e| file::io_error(path, e))?;
+        fileio::write_atomic_with(path, text.as_bytes(), opts.existing)
+            .map_err(|e| file::io_error(path, e))?;
         files.push(path.clone());
     }
     Ok(files)
