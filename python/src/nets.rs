@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use evaluator::weights::{Net, Shapes, Weights, WeightsFormat, NET_INPUTS, NET_NAMES};
+use evaluator::weights::{Net, Shapes, Weights, WeightsError, WeightsFormat, NET_INPUTS, NET_NAMES};
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 
@@ -154,6 +154,33 @@ impl PyNet {
             self.inner.inputs, self.inner.hidden, self.inner.outputs
         )
     }
+
+    /// Pickles as a one-net weights file in gnubg's text format (exact: every value,
+    /// slope and the training counter come back bit for bit).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (Vec<u8>,))> {
+        let one = Weights {
+            version: "1.00".into(),
+            nets: vec![slf.get().inner.clone()],
+        };
+        Ok((
+            slf.get_type().getattr("_from_bytes")?,
+            (one.to_text().into_bytes(),),
+        ))
+    }
+
+    /// The net of a pickle (``__reduce__``).
+    #[staticmethod]
+    fn _from_bytes(data: &[u8]) -> PyResult<PyNet> {
+        guard(|| {
+            let mut w = Weights::parse(data, "<pickled Net>", Shapes::Any).map_err(file_error)?;
+            match w.nets.len() {
+                1 => Ok(PyNet {
+                    inner: w.nets.remove(0),
+                }),
+                n => Err(value_error(format!("a pickled Net holds one net, not {n}"))),
+            }
+        })
+    }
 }
 
 /// A weights file's nets: gnubg's six (contact, race, crashed, then the pruning nets
@@ -236,6 +263,38 @@ impl PyWeights {
         })
     }
 
+    /// Weights from the bytes of a weights file, text or binary (as :meth:`load` reads
+    /// a file; ``name`` names them in errors).
+    #[staticmethod]
+    #[pyo3(signature = (data, name="<bytes>"))]
+    fn from_bytes(py: Python<'_>, data: &[u8], name: &str) -> PyResult<PyWeights> {
+        guard(|| {
+            let inner = py
+                .detach(|| Weights::parse(data, name, Shapes::Any))
+                .map_err(file_error)?;
+            Ok(PyWeights { inner })
+        })
+    }
+
+    /// The bytes :meth:`save` writes: ``format="binary"`` (``.wd``, the default) or
+    /// ``"text"`` (``.weights``).
+    #[pyo3(signature = (format="binary"))]
+    fn to_bytes(&self, py: Python<'_>, format: &str) -> PyResult<Vec<u8>> {
+        guard(|| match format {
+            "binary" => Ok(py.detach(|| self.inner.to_binary())),
+            "text" => Ok(py.detach(|| self.inner.to_text().into_bytes())),
+            f => Err(value_error(format!("unknown format '{f}' (binary or text)"))),
+        })
+    }
+
+    /// Pickles as the text format, which keeps everything, the version text too (the
+    /// binary format holds the version as a number); multiprocessing workers get their
+    /// own copy.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (Vec<u8>,))> {
+        let text = slf.get().inner.to_text().into_bytes();
+        Ok((slf.get_type().getattr("from_bytes")?, (text,)))
+    }
+
     /// The version text.
     #[getter]
     fn version(&self) -> String {
@@ -292,13 +351,24 @@ impl PyWeights {
                     )))
                 }
             };
-            if !force && path.exists() {
-                return Err(file_error(format!(
+            let exists = || {
+                file_error(format!(
                     "{}: exists; give force=True to replace it",
                     path.display()
-                )));
+                ))
+            };
+            if !force && std::fs::symlink_metadata(&path).is_ok() {
+                return Err(exists());
             }
-            py.detach(|| self.inner.save(&path, format)).map_err(file_error)
+            // Without `force`, a file that appears while the weights are written is kept.
+            let existing = fileio::Existing::replace_if(force);
+            py.detach(|| self.inner.save_with(&path, format, existing))
+                .map_err(|e| match &e {
+                    WeightsError::Io { source, .. } if source.kind() == std::io::ErrorKind::AlreadyExists => {
+                        exists()
+                    }
+                    _ => file_error(e),
+                })
         })
     }
 

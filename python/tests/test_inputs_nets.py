@@ -75,6 +75,12 @@ def test_weights_rebuilt_from_arrays_are_gnubgs_file_byte_for_byte(tmp_path):
     with pytest.raises(bgkit.FileError, match="exists"):
         bgkit.Weights(nets).save(out)
     bgkit.Weights(nets).save(out, force=True)
+    # A symbolic link is the user's file too, even one that points nowhere.
+    link = tmp_path / "link.wd"
+    link.symlink_to(tmp_path / "nowhere.wd")
+    with pytest.raises(bgkit.FileError, match="link.wd: exists; give force=True"):
+        bgkit.Weights(nets).save(link)
+    assert link.is_symlink() and not (tmp_path / "nowhere.wd").exists()
 
 
 def test_bad_nets_raise_value_error():
@@ -139,3 +145,34 @@ def test_trainer_duel_and_datasets_rollout_use_weights_written_from_python(tmp_p
         outs.append(bgkit.read_dataset(out).probs)
     # The rollout played the net given: another net, other results.
     assert not np.array_equal(outs[0], outs[1])
+
+
+def test_weights_and_nets_pickle_bit_for_bit_and_convert_to_bytes(tmp_path):
+    import pickle
+
+    w = random_gnubg_weights(5, 9)
+    nets = w.nets
+    nets[0] = bgkit.Net(nets[0].hidden_weights, nets[0].hidden_bias, nets[0].output_weights,
+                        nets[0].output_bias, beta_hidden=0.25, beta_output=0.5)
+    w = bgkit.Weights(nets, version="1.01")
+    back = pickle.loads(pickle.dumps(w))
+    assert back.version == "1.01"
+    assert back.to_bytes() == w.to_bytes() and back.to_bytes("text") == w.to_bytes("text")
+    # The bytes are the files save writes.
+    w.save(tmp_path / "w.wd")
+    w.save(tmp_path / "w.weights")
+    assert (tmp_path / "w.wd").read_bytes() == w.to_bytes()
+    assert (tmp_path / "w.weights").read_bytes() == w.to_bytes("text")
+    assert bgkit.Weights.from_bytes((tmp_path / "w.wd").read_bytes()).to_bytes("text") == w.to_bytes("text")
+    for n, m in zip(w.nets, back.nets):
+        assert np.array_equal(n.hidden_weights, m.hidden_weights)
+    net = pickle.loads(pickle.dumps(w.net("contact")))
+    assert (net.beta_hidden, net.beta_output, net.shape) == (0.25, 0.5, (250, 9, 5))
+    for a in ("hidden_weights", "hidden_bias", "output_weights", "output_bias"):
+        assert np.array_equal(getattr(net, a), getattr(w.net("contact"), a)), a
+    with pytest.raises(bgkit.FileError, match="^junk: "):
+        bgkit.Weights.from_bytes(b"not weights", name="junk")
+    with pytest.raises(ValueError, match="unknown format 'xml'"):
+        w.to_bytes("xml")
+    with pytest.raises(ValueError, match="holds one net, not 6"):
+        bgkit.Net._from_bytes(w.to_bytes())
