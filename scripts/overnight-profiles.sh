@@ -14,7 +14,7 @@
 # last round's contact net widened to FIT_HIDDEN units instead of a fresh one.
 # OVERNIGHT_TOY=1 (environment; the pipeline's tests, scripts/test-overnight.sh and
 # scripts/slurm/test-local.sh): steps of seconds, under the --quick profile.
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2154 # quick: set by the caller
 if [ "${OVERNIGHT_TOY:-0}" = 1 ]; then
   : "${SAMPLE_GAMES:=40}" "${MAX_POSITIONS:=600}" "${LABEL_GAMES:=40}" "${LABEL_POSITIONS:=600}"
   : "${BENCH_GAMES:=20}" "${BENCH_POSITIONS:=60}" "${ROUND_DUEL_GAMES:=200}" "${DUEL_GAMES:=400}"

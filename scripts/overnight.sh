@@ -7,23 +7,32 @@
 #
 #   scripts/overnight.sh [--quick] [--td-only] [--dir DIR] [--rounds N] [--threads T]
 #                        [--rollout-weights current|gnubg] [--labels search|rollout]
-#                        [--hours H] [--fresh]
+#                        [--hours H] [--fresh] [--quiet]
 #
 # --labels: how a round labels its positions: `search` (default), the weights' own 1-ply
 # lookahead (LABEL_PLIES; expert iteration: the net learns what its search knows), or
 # `rollout`, truncated rollouts (ROLLOUT_TRIALS, ROLLOUT_TRUNCATE). --rollout-weights:
-# whose weights label (the current net's, or gnubg's as a teacher). A run keeps its
-# --labels (DIR/labels).
+# whose weights label (the current net's, the default, or gnubg's as a teacher). A run
+# keeps its --labels, --rollout-weights and --hours (DIR/labels, DIR/rollout-weights,
+# DIR/hours): a rerun may leave them out, and one that gives another value is refused.
 #
-# Every step logs to DIR/logs/<step>.log and leaves DIR/steps/<step>.done when it has
-# finished; rerunning the same command after an interruption skips finished steps and
-# resumes the unfinished one (each tool checkpoints). DIR/overnight.log has one line per
-# step with its duration; DIR/report.md is the result. One run at a time per DIR (a
-# lock: a second one is refused, also with --fresh, and so is a run while DIR's jobs of
+# DIR (default overnight, or overnight-quick with --quick; -td appended with --td-only)
+# must be new, empty or a run's directory: a run marks it before it writes anything else
+# (DIR/.overnight-run), and a folder that holds other files is refused. Every step logs
+# to DIR/logs/<step>.log and leaves DIR/steps/<step>.done when it has finished;
+# rerunning the same command after an interruption (even kill -9) skips finished steps
+# and resumes the unfinished one (each tool checkpoints). DIR/overnight.log has one line
+# per step with its duration (also on stdout, unless --quiet: then a failure alone is
+# told, on stderr); DIR/report.md is the result (printed at the end). --fresh starts
+# over: it removes what a run created in DIR (the pipeline's files and folders, nothing
+# else), and only in a run's directory. One run at a time per DIR (a lock: a second one
+# is refused, also with --fresh, and so is a run while DIR's jobs of
 # scripts/slurm/submit.sh overnight are queued or running). Sizes are in scripts/overnight-
 # profiles.sh (--quick: minutes; default: a night on 2 cores); environment variables
 # of the same names override them (e.g. TD_MINUTES=60). --td-only: no
-# supervised rounds; TD self-play for the whole night (8 hours unless TD_MINUTES).
+# supervised rounds; TD self-play for the whole night (8 hours unless TD_MINUTES; with
+# --hours all of the budget but what the later steps need: the benchmark set's 7 %, 2 %
+# for the TD net's measurement and the report, and the final duels' share).
 # --hours H: a time budget for the whole run (across interruptions: DIR/clock counts
 # the seconds spent): each step gets its share (TD TD_SHARE, 30 %; the benchmark set 7 %; the
 # rounds what is left but the final fit's and the final duels' shares, the final fit
@@ -35,8 +44,10 @@
 # The profile's sizes become upper bounds.
 # Needs cargo and python3 (or BGKIT_BIN=DIR: use the bgkit binaries in DIR, no build;
 # else it builds them for this CPU into target/native, or with the caller's RUSTFLAGS
-# into target/); gnubg's weights are used when installed.
+# into target/); gnubg's weights are used when installed. Bad arguments are refused
+# (exit 2) before anything is written.
 set -euo pipefail
+unset CDPATH
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 quick=0
@@ -44,55 +55,75 @@ td_only=0
 dir=""
 rounds=""
 threads=""
-rollout_weights=current
-labels=""
 fresh=0
-hours=""
-need() { [ $# -ge 2 ] || { echo "overnight.sh: $1 needs a value" >&2; exit 2; }; }
+quiet=0
+# The flags that a run keeps (empty: not given).
+f_hours=""
+f_labels=""
+f_rollout_weights=""
+die() { echo "overnight.sh: $*" >&2; exit 2; }
+need() { [ $# -ge 2 ] || die "$1 needs a value"; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) quick=1 ;;
     --td-only) td_only=1 ;;
-    --dir) need "$@"; dir=$2; shift ;;
+    --dir) need "$@"; dir=$2; [ -n "$dir" ] || die "--dir needs a directory, got ''"; shift ;;
     --rounds) need "$@"; rounds=$2; shift ;;
     --threads) need "$@"; threads=$2; shift ;;
-    --rollout-weights) need "$@"; rollout_weights=$2; shift ;;
-    --labels) need "$@"; labels=$2; shift ;;
-    --hours) need "$@"; hours=$2; shift ;;
+    --rollout-weights) need "$@"; f_rollout_weights=$2; shift ;;
+    --labels) need "$@"; f_labels=$2; shift ;;
+    --hours) need "$@"; f_hours=$2; shift ;;
     --fresh) fresh=1 ;;
+    -q|--quiet) quiet=1 ;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
-    *) echo "overnight.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+    *) die "unknown argument '$1' (see --help)" ;;
   esac
   shift
 done
-case "$rollout_weights" in current|gnubg) ;; *) echo "overnight.sh: --rollout-weights is current or gnubg" >&2; exit 2 ;; esac
-case "$labels" in ""|search|rollout) ;; *) echo "overnight.sh: --labels is search or rollout, got '$labels'" >&2; exit 2 ;; esac
-if [ -n "$rounds" ] && ! [[ "$rounds" =~ ^[0-9]+$ ]]; then
-  echo "overnight.sh: --rounds must be a whole number, got '$rounds'" >&2
-  exit 2
+case "$f_rollout_weights" in ""|current|gnubg) ;; *) die "--rollout-weights is current or gnubg, got '$f_rollout_weights'" ;; esac
+case "$f_labels" in ""|search|rollout) ;; *) die "--labels is search or rollout, got '$f_labels'" ;; esac
+if [ -n "$rounds" ]; then
+  { [[ "$rounds" =~ ^[0-9]{1,4}$ ]] && [ "$((10#$rounds))" -le 1000 ]; } ||
+    die "--rounds must be a whole number from 0 to 1000, got '$rounds'"
+  rounds=$((10#$rounds))
 fi
-if [ -n "$threads" ] && ! [[ "$threads" =~ ^[1-9][0-9]*$ ]]; then
-  echo "overnight.sh: --threads must be a positive whole number, got '$threads'" >&2
-  exit 2
+if [ -n "$threads" ]; then
+  # What the tools accept (cli-support's MAX_THREADS).
+  { [[ "$threads" =~ ^[0-9]{1,5}$ ]] && [ "$((10#$threads))" -ge 1 ] && [ "$((10#$threads))" -le 1024 ]; } ||
+    die "--threads must be a whole number from 1 to 1024, got '$threads'"
+  threads=$((10#$threads))
 fi
 needed=(python3)
 [ -z "${BGKIT_BIN:-}" ] && needed+=(cargo) # BGKIT_BIN: prebuilt binaries, no build
 for tool in "${needed[@]}"; do
-  command -v "$tool" >/dev/null || { echo "overnight.sh: $tool is needed and not on PATH" >&2; exit 2; }
+  command -v "$tool" >/dev/null || die "$tool is needed and not on PATH"
 done
-if [ -n "$hours" ] && ! python3 -c 'import sys; h = float(sys.argv[1]); sys.exit(0 if 1 / 3600 <= h < 10000 else 1)' "$hours" 2>/dev/null; then
-  echo "overnight.sh: --hours must be a number of hours from 1/3600 (one second) to 10000, got '$hours'" >&2
-  exit 2
+# A number of hours: digits with a decimal point or an exponent (no sign, space or _).
+hours_re='^([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]{1,3})?$'
+valid_hours() {
+  [[ "$1" =~ $hours_re ]] && python3 -c 'import sys; h = float(sys.argv[1]); sys.exit(0 if 1 / 3600 <= h < 10000 else 1)' "$1" 2>/dev/null
+}
+if [ -n "$f_hours" ] && ! valid_hours "$f_hours"; then
+  die "--hours must be a number of hours from 1/3600 (one second) to 10000, got '$f_hours'"
 fi
 suffix=""
 if [ "$td_only" = 1 ]; then
   if [ -n "$rounds" ] && [ "$rounds" != 0 ]; then
-    echo "overnight.sh: --td-only runs no supervised rounds (drop --rounds)" >&2
-    exit 2
+    die "--td-only runs no supervised rounds (drop --rounds)"
   fi
   rounds=0
   suffix="-td"
 fi
+# BGKIT_BIN=DIR uses the binaries in DIR instead of building them (section 0).
+if [ -n "${BGKIT_BIN:-}" ]; then
+  bin=$(cd -- "$BGKIT_BIN" 2>/dev/null && pwd) || die "BGKIT_BIN=$BGKIT_BIN is not a directory (the folder of the bgkit binaries, e.g. target/release)"
+  for tool in gen-bearoff evaluator datasets trainer; do
+    [ -x "$bin/$tool" ] || die "BGKIT_BIN=$BGKIT_BIN has no $tool binary"
+  done
+fi
+gnubg_wd=${GNUBG_WEIGHTS:-/usr/lib/gnubg/gnubg.wd}
+have_gnubg=0
+[ -f "$gnubg_wd" ] && have_gnubg=1
 
 # TD alone is limited by time only: 8 hours.
 if [ "$quick" != 1 ] && [ "$td_only" = 1 ]; then : "${TD_GAMES:=1000000000}" "${TD_MINUTES:=480}"; fi
@@ -103,7 +134,70 @@ if [ "$quick" = 1 ]; then : "${dir:=overnight-quick$suffix}"; else : "${dir:=ove
 thread_args=()
 [ -n "$threads" ] && thread_args=(--threads "$threads")
 
-mkdir -p "$dir"
+# --- The run's directory --------------------------------------------------------------
+# New, empty, or a run's (scripts/run-lock.sh: run_dir); anything else is refused before
+# a file is written, with or without --fresh.
+# shellcheck source=run-lock.sh
+. "$root/scripts/run-lock.sh"
+case "$dir" in -*) die "--dir $dir: a directory name that starts with '-' looks like a flag (write ./$dir)" ;; esac
+if [ "$fresh" = 1 ] && [ -d "$dir" ] && [ -x "$dir" ]; then
+  real=$(cd -- "$dir" && pwd -P)
+  if [ "$real" = / ] || [ "$real" = "$(cd "$root" && pwd -P)" ] || [ "$real" = "$(cd ~ 2>/dev/null && pwd -P)" ]; then
+    die "--fresh empties a run's directory, and $dir is not one; give another --dir"
+  fi
+fi
+why=$(run_dir_refusal "$dir" "$([ "$fresh" = 1 ] && echo " (--fresh empties only a run's directory)")")
+[ -z "$why" ] || die "$why"
+
+# recorded NAME PATTERN: the value of a setting the run keeps in DIR/NAME when the file
+# holds one (matching PATTERN); nothing when it does not (a file left empty or garbled
+# by a run killed while writing it counts as not written), or with --fresh.
+recorded() {
+  local v
+  [ "$fresh" = 0 ] && [ -f "$dir/$1" ] || return 0
+  v=$(cat -- "$dir/$1" 2>/dev/null) || return 0
+  if [[ "$v" =~ $2 ]]; then printf '%s\n' "$v"; fi
+}
+# settings: the run's --hours, --labels and --rollout-weights: the recorded ones (a flag
+# left out keeps them), else the flags' (or the defaults); a flag that differs from the
+# recorded value is refused.
+hours_checked=""
+settings() {
+  local rec
+  rec=$(recorded hours "$hours_re")
+  if [ -n "$rec" ] && [ "$rec" != "$hours_checked" ]; then
+    if valid_hours "$rec"; then hours_checked=$rec; else rec=""; fi
+  fi
+  if [ -n "$rec" ] && [ -n "$f_hours" ] && [ "$rec" != "$f_hours" ] \
+    && ! python3 -c 'import sys; sys.exit(float(sys.argv[1]) != float(sys.argv[2]))' "$rec" "$f_hours"; then
+    die "$dir was started with --hours $rec (a run keeps its budget; use another --dir)"
+  fi
+  hours=${rec:-$f_hours}
+  if [ -z "$hours" ] && [ "$fresh" = 0 ] && [ -e "$dir/hours" ]; then
+    die "$dir/hours does not hold the run's budget (it is empty or garbled): rerun with the run's --hours"
+  fi
+  rec=$(recorded labels '^(search|rollout)$')
+  if [ -n "$rec" ] && [ -n "$f_labels" ] && [ "$rec" != "$f_labels" ]; then
+    die "$dir was started with --labels $rec (a run keeps its labels; use another --dir)"
+  fi
+  labels=${rec:-$f_labels}
+  # Run directories from before --labels rolled out.
+  if [ -z "$labels" ] && [ "$fresh" = 0 ] && compgen -G "$dir/steps/round-*-rollout.done" >/dev/null; then
+    labels=rollout
+  fi
+  : "${labels:=search}"
+  rec=$(recorded rollout-weights '^(current|gnubg)$')
+  if [ -n "$rec" ] && [ -n "$f_rollout_weights" ] && [ "$rec" != "$f_rollout_weights" ]; then
+    die "$dir was started with --rollout-weights $rec (a run keeps its labelling weights; use another --dir)"
+  fi
+  rollout_weights=${rec:-${f_rollout_weights:-current}}
+  if [ "$rollout_weights" = gnubg ] && [ "$have_gnubg" = 0 ]; then
+    die "--rollout-weights gnubg: no gnubg weights at $gnubg_wd (set GNUBG_WEIGHTS)"
+  fi
+}
+settings
+
+mkdir -p -- "$dir" 2>/dev/null || die "cannot create the directory $dir (--dir)"
 # One run per DIR: the directory is locked (flock on fd 9, which the steps' tools inherit,
 # so a step left running after its script was killed holds it too). A second run waits up
 # to 10 s (a killed run's tools may still be exiting), then is refused, naming the
@@ -111,76 +205,63 @@ mkdir -p "$dir"
 # without flock), the run goes on without the lock, saying so. A `submit.sh overnight`
 # on DIR whose jobs Slurm still has queued or running also refuses a run here (its last
 # job, which runs this script for the report, excepted).
-# shellcheck source=run-lock.sh
-. "$root/scripts/run-lock.sh"
 lock_rc=0
 run_lock 9 "$dir" overnight.sh -w 10 || lock_rc=$?
 if [ "$lock_rc" = 75 ]; then
   holders=$(run_holders "$dir")
-  echo "overnight.sh: $dir is in use by another run or a submission${holders:+ (held by $holders)}; wait for it to end or stop it" >&2
-  exit 2
+  die "$dir is in use by another run or a submission${holders:+ (held by $holders)}; wait for it to end or stop it"
 fi
 jobs_left=$(run_jobs "$dir" overnight.sh)
 if [ -n "$jobs_left" ]; then
-  echo "overnight.sh: $dir is in use by Slurm jobs of submit.sh overnight still in the queue ($jobs_left); wait for them (the last one writes the report), or scancel them to go on here (jobs waiting on a failed one never start)" >&2
-  exit 2
+  die "$dir is in use by Slurm jobs of submit.sh overnight still in the queue ($jobs_left); wait for them (the last one writes the report), or scancel them to go on here (jobs waiting on a failed one never start)"
 fi
-# --fresh empties DIR (following it if it is a symlink), only when it is a run's
-# directory (or empty): never a checkout, a home or any other folder given by mistake.
+# Again, under the lock (a run that held DIR may have recorded its settings meanwhile).
+settings
+# --fresh removes what a run created in DIR (run-lock.sh: run_entries), nothing else.
 if [ "$fresh" = 1 ]; then
-  real=$(cd "$dir" && pwd -P)
-  if [ "$real" = / ] || [ "$real" = "$(cd "$root" && pwd -P)" ] || [ "$real" = "$(cd ~ 2>/dev/null && pwd -P)" ] \
-    || { [ -n "$(ls -A "$dir")" ] && [ ! -d "$dir/steps" ] && [ ! -f "$dir/overnight.log" ]; }; then
-    echo "overnight.sh: --fresh empties the run directory, and $dir is not one (no steps/ or overnight.log); give another --dir" >&2
-    exit 2
-  fi
-  find -H "$dir" -mindepth 1 -delete
+  run_entries "$dir" | xargs -0 -r rm -rf --
 fi
+# put FILE VALUE: FILE holds VALUE (a line), written to a temporary name and renamed.
+put() {
+  local t="$dir/.put.$BASHPID"
+  printf '%s\n' "$2" >"$t" && mv -f -- "$t" "$1"
+}
+dir=$(cd -- "$dir" && pwd)
+# The mark first: only a new or empty directory, or a run's, gets here.
+run_mark "$dir"
+rm -f -- "$dir"/.put.* "$dir"/clock.* # a killed run's temporary files
 mkdir -p "$dir/logs" "$dir/steps" "$dir/data"
-dir=$(cd "$dir" && pwd)
 mainlog="$dir/overnight.log"
 
-log() { printf '%s %s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$*" | tee -a "$mainlog"; }
-
-# kept NAME VALUE WHAT: a setting the run keeps in DIR/NAME (written by the first
-# invocation that has a VALUE); prints it. A rerun with another VALUE is refused.
-kept() {
-  local file="$dir/$1" value=$2 what=$3
-  if [ -f "$file" ]; then
-    if [ -n "$value" ] && [ "$value" != "$(cat "$file")" ]; then
-      echo "overnight.sh: $dir was started with --$1 $(cat "$file") (a run keeps its $what; use another --dir)" >&2
-      return 2
-    fi
-    cat "$file"
-  elif [ -n "$value" ]; then
-    echo "$value" >"$file"
-    echo "$value"
-  fi
+# say TEXT...: TEXT on stdout unless --quiet; a closed stdout (`| head`) never stops the run.
+say() { [ "$quiet" = 1 ] || (printf '%s\n' "$*") 2>/dev/null || true; }
+# log TEXT...: a timestamped line in DIR/overnight.log, and on stdout (say).
+log() {
+  local line
+  line="$(date -u +%Y-%m-%dT%H:%M:%SZ) $*"
+  printf '%s\n' "$line" >>"$mainlog"
+  say "$line"
 }
 
 # --- The time budget (--hours) -------------------------------------------------------------
 # DIR/hours holds the budget of the run (a rerun keeps it); DIR/clock the seconds spent
-# in all invocations so far, saved every 2 s and after every step.
-hours=$(kept hours "$hours" budget) || exit 2
-# DIR/labels: the run's label source (a rerun keeps it). Run directories from before
-# --labels rolled out.
-if [ ! -f "$dir/labels" ] && [ -z "$labels" ] && compgen -G "$dir/steps/round-*-rollout.done" >/dev/null; then
-  labels=rollout
-fi
-[ -f "$dir/labels" ] || : "${labels:=search}"
-labels=$(kept labels "$labels" labels) || exit 2
-# DIR/rollout-weights: whose weights label (a rerun keeps it; ship-net.sh reads it).
-rollout_weights=$(kept rollout-weights "$rollout_weights" "labelling weights") || exit 2
+# in all invocations so far, saved every 2 s and after every step. DIR/labels: the
+# run's label source; DIR/rollout-weights: whose weights label (ship-net.sh reads it).
+[ -n "$hours" ] && [ -z "$(recorded hours "$hours_re")" ] && put "$dir/hours" "$hours"
+[ -n "$(recorded labels '^(search|rollout)$')" ] || put "$dir/labels" "$labels"
+[ -n "$(recorded rollout-weights '^(current|gnubg)$')" ] || put "$dir/rollout-weights" "$rollout_weights"
 budget_s=""
+while_time=0
 if [ -n "$hours" ]; then
   budget_s=$(python3 -c 'import sys; print(int(float(sys.argv[1]) * 3600))' "$hours")
   # Time decides; the profile's sizes are upper bounds. Search rounds go on while the
   # time lasts (unless --rounds).
   TD_GAMES=1000000000
-  [ "$labels" = search ] && [ -z "$rounds" ] && ROUNDS=1000
-  TD_MINUTES=$(python3 -c 'import sys; print(float(sys.argv[1]) * float(sys.argv[2]) / 60)' "$budget_s" "$TD_SHARE")
+  if [ "$labels" = search ] && [ -z "$rounds" ]; then ROUNDS=1000 while_time=1; fi
 fi
-spent0=$(cat "$dir/clock" 2>/dev/null || echo 0)
+spent0=$(cat "$dir/clock" 2>/dev/null || true)
+[[ "$spent0" =~ ^[0-9]{1,12}$ ]] || spent0=0 # none yet, or garbled: not written
+spent0=$((10#$spent0))
 epoch0=$(date +%s)
 spent() { echo $((spent0 + $(date +%s) - epoch0)); }
 save_clock() { local t="$dir/clock.$BASHPID"; spent >"$t" && mv -f "$t" "$dir/clock"; }
@@ -196,12 +277,54 @@ budget_minutes() {
   python3 -c 'import sys; b, s, share, keep = map(float, sys.argv[1:]); print("%.3f" % max(0.01, min(share * b, b - s - keep * b) / 60))' \
     "$budget_s" "$(spent)" "$1" "$2"
 }
+# duel_rate: the games per second of the measurements so far (the TD net's, each
+# round's and the fit's: ROUND_DUEL_GAMES games against pubeval and the benchmark set
+# each, their seconds in DIR/steps/*measure.done), a lower bound on the final duels' rate.
+duel_rate() {
+  python3 -c 'import glob, sys
+d, games = sys.argv[1], float(sys.argv[2])
+secs = [open(f).read().strip() for f in glob.glob(d + "/steps/*measure*.done")]
+secs = [int(s) for s in secs if s.isdigit()]  # seconds (a marker left garbled: none)
+print(games * len(secs) / max(sum(secs), 1) if secs else games)' "$dir" "$ROUND_DUEL_GAMES"
+}
+# duels_share: the share of the budget kept for the final duels: twice their time at
+# duel_rate (at most 6 nets: TD, up to 4 rounds or the best and the last, the fit; each
+# against pubeval and gnubg, and gnubg against pubeval; DUEL_GAMES games each) and 3 %
+# of the budget, at most 12 %.
+duels_share() {
+  python3 -c 'import sys; b, rate, most, g = map(float, sys.argv[1:]); print("%.4f" % min(0.12, 0.03 + 2 * (6 * (1 + g) + g) * most / rate / b))' \
+    "$budget_s" "$(duel_rate)" "$DUEL_GAMES" "$have_gnubg"
+}
+# later_share: the share of the budget the steps after the benchmark set keep: 35 %;
+# with --td-only what they need: 2 % for the TD net's measurement and the report, and
+# the final duels' share.
+later_share() {
+  if [ "$td_only" = 1 ]; then python3 -c 'import sys; print(0.02 + float(sys.argv[1]))' "$(duels_share)"; else echo 0.35; fi
+}
+# td_budget_minutes: TD's minutes: TD_SHARE of the budget, 45 % kept for the later
+# steps; with --td-only all of it but the benchmark set's 7 % and later_share.
+td_budget_minutes() {
+  if [ "$td_only" = 1 ]; then
+    budget_minutes 1 "$(python3 -c 'import sys; print(0.07 + float(sys.argv[1]))' "$(later_share)")"
+  else
+    budget_minutes "$TD_SHARE" 0.45
+  fi
+}
+if [ -n "$budget_s" ]; then
+  if [ "$td_only" = 1 ]; then
+    TD_MINUTES=$(python3 -c 'import sys; print(round(float(sys.argv[1]) * (0.93 - float(sys.argv[2])) / 60, 3))' "$budget_s" "$(later_share)")
+  else
+    TD_MINUTES=$(python3 -c 'import sys; print(round(float(sys.argv[1]) * float(sys.argv[2]) / 60, 3))' "$budget_s" "$TD_SHARE")
+  fi
+fi
 
-# step NAME COMMAND...: runs COMMAND (its output to logs/NAME.log) unless NAME is done.
+# step NAME COMMAND...: runs COMMAND (its output to logs/NAME.log) unless NAME is done:
+# DIR/steps/NAME.done holds its seconds (a marker left empty or garbled by a kill while
+# it was written counts as not written: the step is done again).
 step() {
   local name=$1
   shift
-  if [ -e "$dir/steps/$name.done" ]; then
+  if [[ "$(cat "$dir/steps/$name.done" 2>/dev/null)" =~ ^[0-9]+$ ]]; then
     log "skip  $name (done)"
     return 0
   fi
@@ -218,25 +341,24 @@ step() {
   rc=$?
   set -e
   if [ "$rc" = 0 ]; then
-    echo "$((SECONDS - t0))" >"$dir/steps/$name.done"
+    put "$dir/steps/$name.done" "$((SECONDS - t0))"
     [ -n "$budget_s" ] && save_clock
     log "done  $name ($((SECONDS - t0)) s$([ -n "$budget_s" ] && echo ", $(spent) of $budget_s s of the budget spent"))"
   else
     log "FAIL  $name (exit $rc after $((SECONDS - t0)) s): see $dir/logs/$name.log"
-    tail -n 5 "$dir/logs/$name.log" | sed 's/^/      /' | tee -a "$mainlog"
+    local last
+    last=$(tail -n 5 "$dir/logs/$name.log" | sed 's/^/      /')
+    printf '%s\n' "$last" >>"$mainlog"
+    say "$last"
+    [ "$quiet" = 0 ] || printf 'overnight.sh: step %s failed (exit %s): see %s\n%s\n' "$name" "$rc" "$dir/logs/$name.log" "$last" >&2
     exit "$rc"
   fi
 }
 
-log "overnight.sh $([ "$quick" = 1 ] && echo --quick) in $dir: TD for $TD_MINUTES minutes at most, rounds $([ "$ROUNDS" = 1000 ] && echo "while the time lasts" || echo "$ROUNDS"), $labels labels by $rollout_weights weights"
+log "overnight.sh $([ "$quick" = 1 ] && echo --quick) in $dir: TD for $TD_MINUTES minutes at most, rounds $([ "$while_time" = 1 ] && echo "while the time lasts" || echo "$ROUNDS"), $labels labels by $rollout_weights weights"
 
 # --- 0. Build --------------------------------------------------------------------------
-# BGKIT_BIN=DIR uses the binaries in DIR instead of building them.
 if [ -n "${BGKIT_BIN:-}" ]; then
-  bin=$(cd "$BGKIT_BIN" && pwd)
-  for tool in gen-bearoff evaluator datasets trainer; do
-    [ -x "$bin/$tool" ] || { log "FAIL  BGKIT_BIN=$BGKIT_BIN has no $tool binary"; exit 2; }
-  done
   log "using the binaries in $bin (BGKIT_BIN)"
 else
   # The binaries run where they are built, so they are built for this CPU
@@ -269,13 +391,6 @@ bearoff() {
 step bearoff bearoff
 dbs=(--bearoff-os "$os" --bearoff-ts "$ts")
 
-gnubg_wd=${GNUBG_WEIGHTS:-/usr/lib/gnubg/gnubg.wd}
-have_gnubg=0
-[ -f "$gnubg_wd" ] && have_gnubg=1
-if [ "$rollout_weights" = gnubg ] && [ "$have_gnubg" = 0 ]; then
-  log "FAIL  --rollout-weights gnubg: no gnubg weights at $gnubg_wd (set GNUBG_WEIGHTS)"
-  exit 2
-fi
 
 # --- 2. TD from scratch ------------------------------------------------------------------
 td() {
@@ -284,14 +399,16 @@ td() {
     local left
     left=$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); print(max(0.0, float(sys.argv[2]) - s["elapsed_seconds"] / 60))' \
       "$dir/td/state.json" "$TD_MINUTES")
-    [ -n "$budget_s" ] && left=$(python3 -c 'import sys; print(min(map(float, sys.argv[1:])))' "$left" "$(budget_minutes "$TD_SHARE" 0.45)")
+    [ -n "$budget_s" ] && left=$(python3 -c 'import sys; print(min(map(float, sys.argv[1:])))' "$left" "$(td_budget_minutes)")
     if python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) > 0.05 else 1)' "$left"; then
       "$bin/trainer" td --resume "$dir/td" --games "$TD_GAMES" --minutes "$left" "${thread_args[@]}" "${dbs[@]}"
     fi
   else
     local m=$TD_MINUTES
-    [ -n "$budget_s" ] && m=$(budget_minutes "$TD_SHARE" 0.45)
-    "$bin/trainer" td --out "$dir/td" --games "$TD_GAMES" --minutes "$m" --bench-every "$TD_BENCH_EVERY" \
+    [ -n "$budget_s" ] && m=$(td_budget_minutes)
+    # --force: a run killed before its first checkpoint (state.json) may have left the
+    # files of its start in DIR/td; they are this step's own, replaced.
+    "$bin/trainer" td --out "$dir/td" --force --games "$TD_GAMES" --minutes "$m" --bench-every "$TD_BENCH_EVERY" \
       --bench-games "$TD_BENCH_GAMES" --checkpoint-every "$TD_BENCH_EVERY" --hidden "$HIDDEN" "${thread_args[@]}" "${dbs[@]}"
   fi
 }
@@ -311,11 +428,12 @@ benchset() {
     rm -f "$dir/bench.jsonl.partial" "$dir/bench.jsonl.partial.json"
     return 0
   fi
-  [ -n "$budget_s" ] && m1=(--minutes "$(budget_minutes 0.02 0.40)")
+  local later
+  [ -n "$budget_s" ] && later=$(later_share) && m1=(--minutes "$(budget_minutes 0.02 "$(python3 -c 'import sys; print(float(sys.argv[1]) + 0.05)' "$later")")")
   "$bin/datasets" sample --weights "$ref_wd" --games "$BENCH_GAMES" --seed 9001 -o "$dir/bench-all.csv" --force \
     --quiet "${m1[@]}" "${thread_args[@]}" "${dbs[@]}"
   awk 'NR == 1 || NR % 10 == 0' "$dir/bench-all.csv" >"$dir/bench-positions.csv"
-  [ -n "$budget_s" ] && m2=(--minutes "$(budget_minutes 0.05 0.35)")
+  [ -n "$budget_s" ] && m2=(--minutes "$(budget_minutes 0.05 "$later")")
   "$bin/datasets" benchmark build --weights "$ref_wd" --input "$dir/bench-positions.csv" -o "$dir/bench.jsonl" \
     --candidates "$BENCH_CANDIDATES" --trials "$BENCH_TRIALS" --truncate "$BENCH_TRUNCATE" \
     --max-positions "$BENCH_POSITIONS" --seed 9002 --quiet "${m2[@]}" "${thread_args[@]}" "${dbs[@]}"
@@ -345,24 +463,6 @@ current="$dir/td/net.wd"
 data_files=()
 rounds_done=0
 minutes_args=()
-# duel_rate: the games per second of the measurements so far (the TD net's, each
-# round's and the fit's: ROUND_DUEL_GAMES games against pubeval and the benchmark set
-# each, their seconds in DIR/steps/*measure.done), a lower bound on the final duels' rate.
-duel_rate() {
-  python3 -c 'import glob, sys
-d, games = sys.argv[1], float(sys.argv[2])
-secs = [open(f).read().strip() for f in glob.glob(d + "/steps/*measure*.done")]
-secs = [int(s) for s in secs if s.isdigit()]  # seconds (a step of the Slurm path: none)
-print(games * len(secs) / max(sum(secs), 1) if secs else games)' "$dir" "$ROUND_DUEL_GAMES"
-}
-# duels_share: the share of the budget kept for the final duels: twice their time at
-# duel_rate (at most 6 nets: TD, up to 4 rounds or the best and the last, the fit; each
-# against pubeval and gnubg, and gnubg against pubeval; DUEL_GAMES games each) and 3 %
-# of the budget, at most 12 %.
-duels_share() {
-  python3 -c 'import sys; b, rate, most, g = map(float, sys.argv[1:]); print("%.4f" % min(0.12, 0.03 + 2 * (6 * (1 + g) + g) * most / rate / b))' \
-    "$budget_s" "$(duel_rate)" "$DUEL_GAMES" "$have_gnubg"
-}
 # fit_share R: the share of the budget the rounds keep for the final fit, by rounds 1..R's
 # training times: FIT_SHARE, or less when they say the fit needs less
 # (scripts/fit-share.py).
@@ -418,7 +518,7 @@ print(max([took(k) for k in range(1, r)] or [0]))' "$dir" "$r")
   fi
   share() { python3 -c 'import sys; print(float(sys.argv[1]) * float(sys.argv[2]))' "$round_share" "$1"; }
   if [ ! -d "$rd" ]; then
-    mkdir -p "$rd.tmp" && echo "$(spent)" >"$rd.tmp/clock" && mv "$rd.tmp" "$rd"
+    mkdir -p "$rd.tmp" && spent >"$rd.tmp/clock" && mv "$rd.tmp" "$rd"
   fi
   roller=$current
   [ "$rollout_weights" = gnubg ] && roller=$gnubg_wd
@@ -481,7 +581,8 @@ ROUNDS=$rounds_done
 # several rounds' labels gets past (trainer/README.md, "Ablations from the plateau").
 fit_round=""
 if [ "$FIT_HIDDEN" != 0 ] && [ "$ROUNDS" -ge 1 ]; then
-  "$root/scripts/final-fit.sh" --stale "$dir" "$ROUNDS"
+  stale=$("$root/scripts/final-fit.sh" --stale "$dir" "$ROUNDS")
+  [ -z "$stale" ] || log "$stale"
   minutes_args=()
   [ -n "$budget_s" ] && minutes_args=(--minutes "$(budget_minutes "$FIT_SHARE" "$(duels_share)")")
   step fit "$root/scripts/final-fit.sh" "$bin/trainer" "$dir" "$current" "$ROUNDS" "$FIT_HIDDEN" "$FIT_ROUNDS" \
@@ -561,152 +662,10 @@ step final-reference reference_duels
 
 # --- 7. Report ---------------------------------------------------------------------------
 report() {
-  python3 - "$dir" "$ROUNDS" "$quick" "$rollout_weights" "$have_gnubg" "$labels" "$LABEL_PLIES" <<'PY'
-import json, os, sys
-d, rounds, quick, rw, have_gnubg = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1", sys.argv[4], sys.argv[5] == "1"
-labels, plies = sys.argv[6], sys.argv[7]
-def load(p):
-    with open(os.path.join(d, p)) as f:
-        return json.load(f)
-def lines(p):
-    with open(os.path.join(d, p)) as f:
-        return [json.loads(l) for l in f if l.strip()]
-def klass(rep, cls):  # a benchmark report's row of one class (None: no positions of it)
-    return next((c for c in rep["classes"] if c["class"] == cls), None)
-def er(rep, cls):
-    c = klass(rep, cls)
-    return "%.2f ± %.2f" % (c["er"], c["se"]) if c else "–"
-def duel(p):
-    if not os.path.exists(os.path.join(d, p)):
-        return "–"
-    r = load(p)
-    return "%+.3f ± %.3f" % (r["ppg"], r["se"])
-def secs(name):
-    p = os.path.join(d, "steps", name + ".done")
-    return int(open(p).read().strip()) if os.path.exists(p) else 0
-out = []
-out.append("# Overnight run%s\n" % (" (--quick)" if quick else ""))
-how = "%s-ply search" % plies if labels == "search" else "rollouts"
-out.append("Directory `%s`; %d round(s); training labels: %s by the %s weights.\n" % (d, rounds, how, "current net's" if rw == "current" else "gnubg"))
-names = ["TD"] + ["round %d" % r for r in range(1, rounds + 1)]
-nets = ["td/net.wd"] + ["round-%d/race/net.wd" % r for r in range(1, rounds + 1)]
-meas = ["td/measure"] + ["round-%d/measure" % r for r in range(1, rounds + 1)]
-finals = ["final-%d" % i for i in range(rounds + 1)]
-fit = os.path.exists(os.path.join(d, "fit/measure.er.json"))
-if fit:
-    s = load("fit/supervised.json") if os.path.exists(os.path.join(d, "fit/supervised.json")) else None
-    names.append("final fit" + (" (%d hidden units%s, rounds %s)" % (
-        s["settings"]["hidden"], ", widened" if s["settings"].get("widen") else "", ", ".join(os.path.basename(os.path.dirname(x["path"]))[6:] for x in s["data"])) if s else ""))
-    nets.append("fit/net.wd")
-    meas.append("fit/measure")
-    finals.append("final-fit")
-out.append("## Nets\n")
-out.append("ER: average equity lost against the best rolled-out candidate on the held-out benchmark set, in millipoints (± 1 SE); ppg: cubeless money, duplicate dice (± 1 SE over game pairs).\n")
-hdr = "| net | file | ER contact | ER crashed | ER race | ER all | ppg vs pubeval (%s) | final ppg vs pubeval | final ppg vs gnubg 0-ply |" % ("round duel")
-out.append(hdr)
-out.append("|---|---|---|---|---|---|---|---|---|")
-for n, f, m, fin in zip(names, nets, meas, finals):
-    rep = lines(m + ".er.json")[0]
-    out.append("| %s | `%s` | %s | %s | %s | %s | %s | %s | %s |" % (n, f, er(rep, "contact"), er(rep, "crashed"), er(rep, "race"), er(rep, "all"), duel(m + ".pubeval.json"), duel(fin + "-pubeval.json"), duel(fin + "-gnubg.json")))
-refs = lines("final-reference.er.json")
-for rep in refs:
-    ppg = duel("final-gnubg-pubeval.json") if rep["player"].startswith("gnubg:") else "–"
-    out.append("| %s (reference) | | %s | %s | %s | %s | | %s | |" % (rep["player"], er(rep, "contact"), er(rep, "crashed"), er(rep, "race"), er(rep, "all"), ppg))
-b = load("final-0-pubeval.json")
-ref = "gnubg's weights" if have_gnubg else "the TD net (gnubg's weights are not installed: this flatters the TD net, and the duels against gnubg are skipped)"
-out.append("\nFinal duels: %d games each (seed 11). Benchmark set: `bench.jsonl` (%d positions; candidates chosen and rolled out by %s).\n" % (b["games"], len(lines("bench.jsonl")) - 1, ref))
-if rounds:
-    out.append("## Supervised training\n")
-    out.append("| round | class | positions (train / validation) | epochs | best epoch | validation mse at start | best validation mse |")
-    out.append("|---|---|---|---|---|---|---|")
-trained = [(str(r), c, "round-%d/%s" % (r, c)) for r in range(1, rounds + 1) for c in ["contact", "crashed", "race"]]
-if fit:
-    trained.append(("final fit", "contact", "fit"))
-for r, c, run in trained:
-    if not os.path.exists(os.path.join(d, run, "supervised.json")):
-        out.append("| %s | %s | none: the net is kept | | | | |" % (r, c))
-        continue
-    s = load(run + "/supervised.json")
-    curve = s["curve"]
-    best = [row for row in curve if row["epoch"] == s["best_epoch"]][0]
-    mse = lambda v: "–" if v is None else "%.6f" % v  # no validation positions: none
-    out.append("| %s | %s | %d / %d | %d | %d | %s | %s |" % (r, c, s["train_positions"], s["validation_positions"], s["epoch"], s["best_epoch"], mse(curve[0]["val_mse"]), mse(best["val_mse"])))
-# One row per round (and the final fit), machine-readable: rounds.csv.
-budgeted = os.path.exists(os.path.join(d, "hours"))
-def positions(m):  # a round's labelled positions, the fit's training and validation ones
-    try:
-        if m == "fit":
-            s = load("fit/supervised.json")
-            return str(s["train_positions"] + s["validation_positions"])
-        return str(load(m + "/stats.json")["all"]["count"])
-    except (OSError, KeyError, ValueError):  # a kept net, a round of an older run
-        return ""
-def took(m):  # a round's start and end on the budget's clock; the fit's step seconds
-    if m == "fit":
-        return str(secs("fit"))
-    try:
-        a, b2 = open(os.path.join(d, m, "clock")).read().split()
-        return str(int(b2) - int(a)) if budgeted else ""  # without --hours: no clock
-    except (OSError, ValueError):
-        return ""
-with open(os.path.join(d, ".rounds.csv.tmp"), "w") as f:
-    f.write("round,seconds,positions,ppg_vs_pubeval,se,er_all_mp,er_se\n")
-    for r, m in [(str(r), "round-%d" % r) for r in range(1, rounds + 1)] + ([("fit", "fit")] if fit else []):
-        p = load(m + "/measure.pubeval.json")
-        a = klass(lines(m + "/measure.er.json")[0], "all")
-        f.write("%s,%s,%s,%.4f,%.4f,%.2f,%.2f\n" % (r, took(m), positions(m), p["ppg"], p["se"], a["er"], a["se"]))
-os.replace(os.path.join(d, ".rounds.csv.tmp"), os.path.join(d, "rounds.csv"))
-out.append("\nPer round (and the final fit): `rounds.csv` (seconds on the budget's clock, labelled positions, the round duel against pubeval, ER all).\n")
-out.append("\n## Steps\n")
-out.append("| step | seconds |")
-out.append("|---|---|")
-total = 0
-for f in sorted(os.listdir(os.path.join(d, "steps")), key=lambda n: os.path.getmtime(os.path.join(d, "steps", n))):
-    name = f[:-5]
-    out.append("| %s | %d |" % (name, secs(name)))
-    total += secs(name)
-out.append("| **total** | **%d** |" % total)
-# The whole run on one chart (run-curve.csv, drawn by `trainer curve --x minutes` below):
-# TD's benchmark rows, then each round's duel against pubeval, placed at the end of
-# the round by the steps' seconds after TD.
-import csv
-with open(os.path.join(d, "td/curve.csv")) as f:
-    rows = list(csv.DictReader(f))
-t = float(rows[-1]["elapsed_s"]) + secs("benchset") + secs("measure-td")
-for r in range(1, rounds + 1):
-    t += sum(secs("round-%d-%s" % (r, s)) for s in ("sample", labels, "contact", "crashed", "race", "measure"))
-    m = load("round-%d/measure.pubeval.json" % r)
-    rows.append({"games": rows[-1]["games"], "elapsed_s": t, "games_per_s": 0, "alpha": 0, "bench_games": m["games"],
-                 "ppg": m["ppg"], "se": m["se"], "win_rate": m["win_rate"], "gammon_rate": m["gammon_rate"],
-                 "gammon_loss_rate": m["gammon_loss_rate"]})
-if fit:
-    t += secs("fit") + secs("fit-measure")
-    m = load("fit/measure.pubeval.json")
-    rows.append({"games": rows[-1]["games"], "elapsed_s": t, "games_per_s": 0, "alpha": 0, "bench_games": m["games"],
-                 "ppg": m["ppg"], "se": m["se"], "win_rate": m["win_rate"], "gammon_rate": m["gammon_rate"],
-                 "gammon_loss_rate": m["gammon_loss_rate"]})
-with open(os.path.join(d, "run-curve.csv"), "w", newline="") as f:
-    w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
-    w.writeheader()
-    w.writerows(rows)
-out.append("\n## Plots\n")
-out.append("The whole run, ppg against pubeval over minutes (TD's benchmarks, then each round's duel%s; `run-curve.csv`):\n\n![run curve](run-curve.png)\n" % (", then the final fit's" if fit else ""))
-out.append("TD self-play, ppg against pubeval:\n\n![TD curve](td/curve.png)\n")
-for r in range(1, rounds + 1):
-    for c in ["contact", "crashed", "race"]:
-        if os.path.exists(os.path.join(d, "round-%d/%s/curve.png" % (r, c))):  # not for a kept net
-            out.append("Round %d, %s net:\n\n![round %d %s](round-%d/%s/curve.png)\n" % (r, c, r, c, r, c))
-if fit and os.path.exists(os.path.join(d, "fit/curve.png")):
-    out.append("The final fit's contact net:\n\n![final fit](fit/curve.png)\n")
-text = "\n".join(out) + "\n"
-tmp = os.path.join(d, ".report.md.tmp")
-with open(tmp, "w") as f:
-    f.write(text)
-os.replace(tmp, os.path.join(d, "report.md"))
-PY
+  python3 "$root/scripts/overnight-report.py" "$dir" "$ROUNDS" "$quick" "$rollout_weights" "$have_gnubg" "$labels" "$LABEL_PLIES"
   "$bin/trainer" curve --input "$dir/run-curve.csv" -o "$dir/run-curve.png" --x minutes --force
 }
 rm -f "$dir/steps/report.done"
 step report report
 log "report: $dir/report.md"
-cat "$dir/report.md"
+(cat "$dir/report.md") 2>/dev/null || true # the result, also with --quiet

@@ -4,12 +4,13 @@
 #
 #   round-supervise.sh TRAINER CLASS INIT OUT EPOCHS LR [DATA...] [-- ARGS... [-- START...]]
 #
-# Resumes the run in OUT if there is one; otherwise trains CLASS's net from INIT on the
+# Resumes the run in OUT if it has a checkpoint (supervised.json); otherwise trains CLASS's net from INIT on the
 # DATA files that hold positions of CLASS (by the stats.json that the label step writes
 # next to each; a file without one is taken to hold every class). With none (a toy
 # budget's few positions), INIT's nets are kept as the class's result in OUT. ARGS
 # (threads, --minutes) go to every trainer call, START (e.g. --hidden, which a resumed
-# run keeps) only to the one that starts the run.
+# run keeps) only to the one that starts the run. OUT is the step's own: a start killed
+# before its first checkpoint is started again over what it left there.
 set -euo pipefail
 trainer=$1 class=$2 init=$3 out=$4 epochs=$5 lr=$6
 shift 6
@@ -49,10 +50,14 @@ if [ -f "$out/supervised.json" ]; then
 elif [ ${#data[@]} -eq 0 ]; then
   echo "no $class positions in the round's data: the $class net is kept"
   mkdir -p "$out"
-  for ext in wd weights json; do
-    [ ! -f "${init%.wd}.$ext" ] || cp "${init%.wd}.$ext" "$out/net.$ext"
+  # net.wd last: the step's callers take it as the result.
+  for ext in weights json wd; do
+    [ ! -f "${init%.wd}.$ext" ] || { cp "${init%.wd}.$ext" "$out/.net.$ext.tmp" && mv -f "$out/.net.$ext.tmp" "$out/net.$ext"; }
   done
 else
-  exec "$trainer" supervised --init "$init" --class "$class" --out "$out" --epochs "$epochs" --lr "$lr" \
+  # A new run (no supervised.json: none yet, or killed before its first one, which the
+  # trainer writes after checkpoint-N.wd and optimizer-N.bin): --force replaces what a
+  # killed start left in OUT, which is this run's own directory.
+  exec "$trainer" supervised --init "$init" --class "$class" --out "$out" --force --epochs "$epochs" --lr "$lr" \
     --patience 4 --plateau 1 "${data[@]}" "${args[@]}" "$@"
 fi

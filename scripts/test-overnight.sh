@@ -14,8 +14,17 @@
 #     differ in rounds), and its report has every net, and rounds.csv a row for each;
 #     2b. each step of that run is then unmarked in turn, as if killed between its last
 #     command and its marker, and the resumed run must redo it and finish;
+#     2c. its TD state and a supervised run's checkpoint JSON are removed (as if killed
+#     between a tool's first files and its JSON), a marker and two kept settings
+#     emptied: the rerun must start those steps again over what they left and finish;
+#     and each finished run holds nothing that --fresh would not remove;
 #  3. the final fit's reserve (scripts/fit-share.py) on made-up round timings, against
-#     the arithmetic worked by hand.
+#     the arithmetic worked by hand;
+#  0. (first, cheap) refusals: bad arguments and a wrong BGKIT_BIN get one
+#     `overnight.sh: ...` line, exit 2 and create nothing; a folder that is not a run's
+#     is refused with and without --fresh, untouched; a rerun keeps omitted settings and
+#     compares budgets as numbers; --fresh on a run folder of an older version removes
+#     the run's files only; --td-only --hours gives TD most of the budget.
 #   scripts/test-overnight.sh [--keep]    (--keep: leave the scratch directory)
 # Prints one line per check; exit 0 when all pass.
 set -euo pipefail
@@ -36,12 +45,115 @@ failures=0
 t0=$SECONDS
 pass() { echo "PASS $* [$((SECONDS - t0)) s]"; }
 fail() { echo "FAIL $* [$((SECONDS - t0)) s]"; failures=$((failures + 1)); }
+entries() { find "$1" -mindepth 1 -maxdepth 1 -printf '%f\n' | sort | paste -sd' ' -; } # DIR's, by name
 
 # Toy sizes: the budget decides, these only keep the steps short.
 export OVERNIGHT_TOY=1 # scripts/overnight-profiles.sh
 hours=0.01 # 36 s
 budget=36
 margin=12
+
+# --- 0. Refusals (no pipeline runs) ------------------------------------------------------
+# Bad arguments, each from a folder of its own: exit 2, one line `overnight.sh: ...`,
+# and no file or folder created.
+refuse() { # WHAT ENV-ASSIGNMENT... -- ARGS...: the run must be refused
+  local what=$1 envs=() rc=0
+  shift
+  while [ "$1" != -- ]; do envs+=("$1"); shift; done
+  shift
+  rm -rf "$scratch/args" && mkdir -p "$scratch/args/afile-dir" && : >"$scratch/args/afile"
+  (cd "$scratch/args" && env "${envs[@]}" "$here/overnight.sh" --quick "$@" >"$scratch/args.out" 2>"$scratch/args.err") || rc=$?
+  local left
+  left=$(cd "$scratch/args" && find . -mindepth 1 ! -name afile ! -name afile-dir | head -n 3 | paste -sd' ' -)
+  if [ "$rc" = 2 ] && [ "$(wc -l <"$scratch/args.err")" = 1 ] && grep -q '^overnight\.sh: ' "$scratch/args.err" && [ -z "$left" ]; then
+    refused+=("$what")
+  else
+    fail "refusal: $what: exit $rc, '$(head -c 300 "$scratch/args.err")', created: ${left:-nothing}"
+  fi
+}
+refused=()
+refuse "BGKIT_BIN=/typo" BGKIT_BIN=/typo -- --dir new
+refuse "BGKIT_BIN without the binaries" "BGKIT_BIN=$scratch/args/afile-dir" -- --dir new
+refuse "--hours 1_0" -- --dir new --hours 1_0
+refuse "--hours ' 1'" -- --dir new --hours ' 1'
+refuse "--dir afile" -- --dir afile
+refuse "--dir -x" -- --dir -x
+refuse "--dir ''" -- --dir ''
+refuse "--threads 99999999999999999999" -- --dir new --threads 99999999999999999999
+refuse "--threads 1025" -- --dir new --threads 1025
+refuse "--rounds 99999999999999999999" -- --dir new --rounds 99999999999999999999
+[ "${#refused[@]}" = 10 ] && pass "refusal: exit 2, one line, nothing created: ${refused[*]}"
+# A user's folder: a run that fails at once (a wrong BGKIT_BIN) leaves nothing in it, and
+# a run there, with or without --fresh, is refused and leaves it as it was.
+docs="$scratch/mydocs"
+mkdir -p "$docs" && echo precious >"$docs/thesis.tex"
+d_rc=() d_err=()
+for args in "BGKIT_BIN=/typo" "--fresh" ""; do
+  rc=0
+  if [ "$args" = BGKIT_BIN=/typo ]; then
+    BGKIT_BIN=/typo "$here/overnight.sh" --quick --dir "$docs" 2>"$scratch/docs.err" || rc=$?
+  else
+    # shellcheck disable=SC2086 # no flag, or one
+    "$here/overnight.sh" --quick --dir "$docs" $args 2>"$scratch/docs.err" || rc=$?
+  fi
+  d_rc+=("$rc") d_err+=("$(head -n 1 "$scratch/docs.err")")
+done
+if [ "${d_rc[*]}" = "2 2 2" ] && [ "$(entries "$docs")" = thesis.tex ] && [ "$(cat "$docs/thesis.tex")" = precious ] \
+  && [[ "${d_err[1]}" == *"is not a run's directory"* ]]; then
+  pass "user's folder: a wrong BGKIT_BIN, then --fresh, then a plain run: refused (exit 2) and untouched: '${d_err[1]}'"
+else
+  fail "user's folder: exits ${d_rc[*]}, $(entries "$docs"): ${d_err[*]}"
+fi
+# A run's kept settings: --hours compared as a number, an omitted --rollout-weights kept,
+# another one refused with nothing written; an emptied DIR/hours refused, not dropped.
+kd="$scratch/kept"
+: >"$scratch/fake-gnubg.wd" # gnubg's weights for a run killed before it uses them
+mkdir -p "$kd" && : >"$kd/.overnight-run" && echo 2.5 >"$kd/hours" && echo gnubg >"$kd/rollout-weights"
+k_rc=0
+GNUBG_WEIGHTS="$scratch/fake-gnubg.wd" "$here/overnight.sh" --quick --dir "$kd" --hours 2.50 --rollout-weights current \
+  2>"$scratch/kept.err" || k_rc=$?
+e_rc=0
+echo 2.5 >"$kd/hours.saved" && : >"$kd/hours"
+"$here/overnight.sh" --quick --dir "$kd" 2>"$scratch/kept2.err" || e_rc=$?
+mv "$kd/hours.saved" "$kd/hours"
+if [ "$k_rc" = 2 ] && grep -q 'was started with --rollout-weights gnubg' "$scratch/kept.err" && [ "$e_rc" = 2 ] \
+  && grep -q 'hours does not hold the run' "$scratch/kept2.err" && [ "$(entries "$kd")" = ".overnight-run hours rollout-weights" ]; then
+  pass "kept settings: --hours 2.50 = 2.5, another --rollout-weights refused, an empty hours file refused, nothing written"
+else
+  fail "kept settings: exits $k_rc $e_rc: $(cat "$scratch/kept.err" "$scratch/kept2.err"), left $(entries "$kd")"
+fi
+# started DIR ARGS...: overnight.sh ARGS, killed (SIGKILL, its process group) once DIR's
+# log has its first line (the settings it runs with).
+started() {
+  local d=$1 p
+  shift
+  setsid "$here/overnight.sh" "$@" >"$scratch/started.log" 2>&1 &
+  p=$!
+  for _ in $(seq 400); do
+    grep -q 'TD for' "$d/overnight.log" 2>/dev/null && break
+    kill -0 "$p" 2>/dev/null || break
+    sleep 0.05
+  done
+  kill -9 -- "-$p" 2>/dev/null || true
+  wait "$p" 2>/dev/null || true
+  head -n 1 "$d/overnight.log" 2>/dev/null || cat "$scratch/started.log"
+}
+first=$(GNUBG_WEIGHTS="$scratch/fake-gnubg.wd" started "$kd" --quick --dir "$kd")
+# A run folder of an older version (no mark) that also holds a user's file: --fresh
+# removes the run's files (its labels among them) and keeps the user's. With --td-only and
+# a budget, TD gets all of it but what the benchmark set, the measurements and the final
+# duels need (here 60 minutes, at most 12 % for the duels).
+ld="$scratch/legacy"
+mkdir -p "$ld/steps" "$ld/logs" && echo precious >"$ld/thesis.tex" && echo old >"$ld/overnight.log" && echo rollout >"$ld/labels"
+legacy=$(started "$ld" --quick --td-only --fresh --hours 1 --dir "$ld")
+td_minutes=$(sed -n 's/.*TD for \([0-9.]*\) minutes.*/\1/p' <<<"$legacy")
+if [[ "$first" == *"by gnubg weights"* ]] && [ "$(cat "$ld/thesis.tex")" = precious ] && [ "$(cat "$ld/labels")" = search ] \
+  && ! grep -q '^old' "$ld/overnight.log" && [ -f "$ld/.overnight-run" ] \
+  && python3 -c 'import sys; sys.exit(0 if 60 * 0.8 <= float(sys.argv[1]) <= 60 * 0.93 else 1)' "${td_minutes:-0}"; then
+  pass "rerun keeps --rollout-weights gnubg; --fresh on an older run folder kept the user's file; --td-only --hours 1: TD for $td_minutes minutes"
+else
+  fail "kept settings / --fresh / --td-only: '$first'; '$legacy'; thesis $(cat "$ld/thesis.tex" 2>/dev/null || echo gone), labels $(cat "$ld/labels" 2>/dev/null)"
+fi
 
 # --- 1. Within the budget ---------------------------------------------------------------
 # BGKIT_BIN's prebuilt binaries need no toolchain: the run gets a PATH without the
@@ -102,17 +214,21 @@ fi
 fake="$scratch/fake-bin"
 mkdir -p "$fake"
 for tool in gen-bearoff evaluator datasets; do ln -s "$BGKIT_BIN/$tool" "$fake/$tool"; done
+# shellcheck disable=SC2016 # the fake trainer's own $1 and $@
 printf '#!/bin/sh
 if [ "$1" = benchmark ]; then echo "trainer: made to fail" >&2; exit 3; fi
 exec "%s/trainer" "$@"
 ' \
   "$BGKIT_BIN" >"$fake/trainer"
 chmod +x "$fake/trainer"
-f_rc=0
-BGKIT_BIN=$fake TD_GAMES=2000 "$here/overnight.sh" --quick --td-only --dir "$scratch/f" >"$scratch/f.log" 2>&1 || f_rc=$?
+# Its stdout is closed after the first line (`| head -n 1`): that must not stop the run.
+set +e
+BGKIT_BIN=$fake TD_GAMES=2000 "$here/overnight.sh" --quick --td-only --dir "$scratch/f" 2>"$scratch/f.err" | head -n 1 >"$scratch/f.log"
+f_rc=${PIPESTATUS[0]}
+set -e
 if [ "$f_rc" = 3 ] && [ -e "$scratch/f/steps/benchset.done" ] && [ ! -e "$scratch/f/steps/measure-td.done" ] \
   && grep -q 'FAIL  measure-td (exit 3' "$scratch/f/overnight.log"; then
-  pass "failing command: a step whose first command fails (trainer benchmark in measure-td) fails the run (exit 3), no marker"
+  pass "failing command: a step whose first command fails (trainer benchmark in measure-td) fails the run (exit 3), no marker; a closed stdout stopped nothing"
 else
   fail "failing command: exit $f_rc, $(grep -E 'FAIL|done  measure' "$scratch/f/overnight.log" 2>/dev/null | head -n 2)"
 fi
@@ -124,7 +240,7 @@ kills=0
 # The loop ends when a run ends by itself, not when report.md appears: a kill can land
 # after the report step has renamed report.md into place but before it is marked done.
 ended=""
-for round in $(seq 1 40); do
+for _ in $(seq 1 40); do
   [ -n "$ended" ] && break
   setsid "$here/overnight.sh" --quick --hours "$hours" --dir "$dir" >>"$scratch/b.log" 2>&1 &
   pid=$!
@@ -229,6 +345,48 @@ if [ -f "$dir/steps/report.done" ]; then
   fi
 else
   fail "end of step: no finished run to take apart"
+fi
+
+# --- 2c. Killed before a tool's first checkpoint JSON; markers left empty --------------
+# TD writes state-N.wd before state.json, supervised training checkpoint-N.wd and
+# optimizer-N.bin before supervised.json: a kill in between leaves files that a new run in
+# that directory must replace. And an older version killed while writing a marker or a
+# kept setting left it empty: read as not written.
+contact="$dir/round-1/contact"
+if [ -f "$dir/steps/report.done" ] && compgen -G "$dir/td/state-*.wd" >/dev/null; then
+  rm -f "$dir/steps/td.done" "$dir/td/state.json"
+  trained=0
+  if [ -f "$contact/supervised.json" ] && compgen -G "$contact/checkpoint-*.wd" >/dev/null; then
+    rm -f "$dir/steps/round-1-contact.done" "$contact/supervised.json"
+    trained=1
+  fi
+  : >"$dir/steps/measure-td.done"
+  : >"$dir/labels"
+  echo garbled >"$dir/rollout-weights"
+  w_rc=0
+  "$here/overnight.sh" --quick --hours "$hours" --dir "$dir" >"$scratch/w.log" 2>&1 || w_rc=$?
+  if [ "$w_rc" = 0 ] && grep -qx '[0-9]*' "$dir/steps/td.done" && grep -qx '[0-9]*' "$dir/steps/measure-td.done" \
+    && [ -f "$dir/td/state.json" ] && { [ "$trained" = 0 ] || [ -f "$contact/supervised.json" ]; } \
+    && [ "$(cat "$dir/labels")" = search ] && [ "$(cat "$dir/rollout-weights")" = current ] && after=$(complete "$dir" 2>&1); then
+    pass "first checkpoint: TD$([ "$trained" = 1 ] && echo " and round 1's contact training") started again over a killed start's files; empty markers and settings read as not written"
+  else
+    fail "first checkpoint: exit $w_rc: $(grep -E 'FAIL|trainer:' "$scratch/w.log" | head -n 3) ${after:-}"
+  fi
+else
+  fail "first checkpoint: no finished run with TD checkpoints to take apart"
+fi
+# Every entry a finished run left in its directory is one that --fresh removes.
+# shellcheck source=run-lock.sh
+. "$here/run-lock.sh"
+stray=""
+for d in "$scratch/a" "$dir"; do
+  stray+=$(comm -23 <(find "$d" -mindepth 1 -maxdepth 1 ! -name .overnight-run -printf '%f\n' | sort) \
+    <(run_entries "$d" | tr '\0' '\n' | sed 's|.*/||' | sort) | paste -sd' ' -)
+done
+if [ -z "$stray" ] && [ -f "$dir/.overnight-run" ]; then
+  pass "fresh: every entry of the finished runs' directories is one --fresh removes (run-lock.sh: run_entries)"
+else
+  fail "fresh: entries --fresh would leave: ${stray:-none}; mark $([ -f "$dir/.overnight-run" ] && echo present || echo missing)"
 fi
 
 # --- 3. The final fit's reserve (scripts/fit-share.py) -----------------------------------

@@ -4,9 +4,16 @@
 # * Binaries come from $BGKIT_BIN (a directory on the shared filesystem).
 # * A task's arguments are in $WORK/NAME.args, NUL-separated (written by submit.sh), so
 #   that any argument survives the trip through the scheduler.
-# * Requeue-safe: an array task whose output exists ends at once (it finished before
-#   it was requeued); otherwise the tool resumes from its own journal (OUT.partial).
+# * $WORK/NAME.job describes the job (submit.sh). A task records it, with its shard,
+#   in PART.job before it starts its part; a merge in $WORK/NAME.merged once it wrote
+#   its output. Marker files are written to a temporary name and renamed; an empty one
+#   counts as absent.
+# * Requeue-safe: an array task whose part exists and was made for this job ends at once
+#   (it finished before it was requeued); otherwise the tool resumes from its own
+#   journal (OUT.partial). A part (or journal) made for another job, which an earlier
+#   submission left in $WORK, is made again.
 # * Array tasks are numbered 1..N: task K does shard K/N.
+# shellcheck shell=bash
 set -euo pipefail
 : "${BGKIT_BIN:?set BGKIT_BIN to the directory of the bgkit binaries}"
 : "${WORK:?set WORK to the work directory of the job, on a shared filesystem}"
@@ -20,6 +27,13 @@ read_args() {
   if [ -s "$WORK/$1.args" ]; then mapfile -d '' args <"$WORK/$1.args"; fi
 }
 
+# put FILE TEXT: FILE holds TEXT and a newline, written to a temporary name and renamed.
+put() { printf '%s\n' "$2" >"$1.tmp$$" && mv -f "$1.tmp$$" "$1"; }
+# same FILE TEXT: FILE exists, is not empty and holds TEXT.
+same() { [ -s "$1" ] && [ "$(cat "$1")" = "$2" ]; }
+# job_of NAME: the description of NAME's job ($WORK/NAME.job; empty if none).
+job_of() { cat "$WORK/$1.job" 2>/dev/null || true; }
+
 # threads: the CPUs Slurm gave this task.
 threads() { echo "${SLURM_CPUS_PER_TASK:-1}"; }
 
@@ -30,9 +44,21 @@ shard_task() {
   local k=${SLURM_ARRAY_TASK_ID:?run as a job array: sbatch --array=1-N}
   local n=${SLURM_ARRAY_TASK_COUNT:?}
   local part="$WORK/$name-$k.$ext"
-  if [ -e "$part" ]; then
-    say "shard $k/$n: $part is written already (a rerun after it finished)"
-    return 0
+  local want
+  want="$(job_of "$name")
+shard=$k/$n"
+  if same "$part.job" "$want"; then
+    if [ -e "$part" ]; then
+      say "shard $k/$n: $part is written already (a rerun after it finished)"
+      return 0
+    fi
+  else
+    # Made (or started) for another job, or by a submit.sh that recorded none: made again.
+    if [ -e "$part" ] || [ -e "$part.partial" ]; then
+      say "shard $k/$n: $part (or its journal) was made for another job: making it again"
+    fi
+    rm -f "$part" "$part.shard.json" "$part.partial" "$part.partial.json"
+    put "$part.job" "$want"
   fi
   read_args "$name"
   local resumed=""
@@ -41,18 +67,42 @@ shard_task() {
   "$@" "${args[@]}" --shard "$k/$n" -o "$part" --threads "$(threads)" --quiet
 }
 
-# merge_task NAME EXT OUT [--input FILE]: joins $WORK/NAME-*.EXT into OUT (the merge
-# checks that every shard is there exactly once).
+# merge_task NAME EXT OUT [--input FILE]: joins $WORK/NAME-1.EXT ... NAME-$TASKS.EXT
+# into OUT (the merge checks that each is its shard of one job). An OUT this job merged
+# already is kept (a rerun after it finished); any other OUT is replaced only with
+# FORCE=1 (submit.sh --force), else the task fails, naming it.
 merge_task() {
   local name=$1 ext=$2 out=$3
   shift 3
+  local want stamp="$WORK/$name.merged" force=()
+  want=$(job_of "$name")
   if [ -e "$out" ]; then
-    say "$out is written already (a rerun after it finished)"
-    return 0
+    if same "$stamp" "$want"; then
+      say "$out is written already (a rerun after it finished)"
+      return 0
+    elif [ "${FORCE:-0}" != 1 ] && same "$stamp.started" "$want"; then
+      # This job's merge, which was stopped before it could record that it finished.
+      put "$stamp" "$want"
+      say "$out is written already (a rerun after it finished)"
+      return 0
+    elif [ "${FORCE:-0}" = 1 ]; then
+      say "$out exists: replacing it (--force)"
+      force=(--force)
+    else
+      say "$out exists and is not this job's merge: it is left as it is (submit with --force to replace it)"
+      return 2
+    fi
   fi
-  shopt -s nullglob
-  local parts=("$WORK/$name"-*."$ext")
-  [ ${#parts[@]} -gt 0 ] || { say "no parts $WORK/$name-*.$ext"; return 2; }
+  local n=${TASKS:?set TASKS to the number of tasks of the array} parts=() k
+  for ((k = 1; k <= n; k++)); do
+    local part="$WORK/$name-$k.$ext"
+    [ -e "$part" ] || { say "part $part is missing (its task did not finish)"; return 2; }
+    same "$part.job" "$want$(printf '\nshard=%s/%s' "$k" "$n")" \
+      || { say "part $part was not made for this job (its $part.job differs)"; return 2; }
+    parts+=("$part")
+  done
+  put "$stamp.started" "$want"
   say "merging ${#parts[@]} parts -> $out"
-  "$BGKIT_BIN/datasets" merge -o "$out" "$@" "${parts[@]}"
+  "$BGKIT_BIN/datasets" merge -o "$out" "${force[@]}" "$@" "${parts[@]}"
+  put "$stamp" "$want"
 }

@@ -14,6 +14,12 @@
 # mid-way with scancel and requeued (another takes its claim over); skipped, saying so,
 # when this gen-bearoff has no two-sided workers, or with BGKIT_SLURM_TWOSIDED=skip;
 # a submission that sbatch refuses half-way stops submit.sh, naming the jobs it submitted;
+# a work directory holding another submission's parts is refused, and with --force its
+# parts are made again; bad arguments (a bad --rounds, options or tool arguments a job
+# does not take or that the scripts set, a missing --input or --weights, a pipeline
+# directory with another run's outputs) are refused before anything is submitted or
+# created (a stub sbatch counts the calls); the pipeline's supervised step starts over
+# after a start killed before its plan, resumes its own run and replaces another's;
 # `submit.sh overnight` at toy sizes gives what scripts/overnight.sh gives on one machine
 # (the nets, labels, benchmark set and final duels); while its jobs are queued,
 # overnight.sh and a second submission on its directory are refused, and so is a
@@ -93,6 +99,21 @@ else
   fail "sample: 3 tasks + merge differ from one process"
 fi
 
+# --- a work directory holding the parts of another submission -------------------------
+# sample-slurm.csv.work holds the parts of --seed 4: a submission of --seed 5 there is
+# refused (exit 2, naming what differs); with --force its tasks make their parts again
+# rather than reuse them, and the merge equals one process's --seed 5.
+"$D" sample --games 12 --seed 5 -o sample-one5.csv --quiet
+stale_rc=0
+submit sample --tasks 3 --games 12 -o sample-5.csv --work sample-slurm.csv.work -- --seed 5 >/dev/null || stale_rc=$?
+id=$(submit sample --tasks 3 --games 12 -o sample-5.csv --work sample-slurm.csv.work --force -- --seed 5)
+if [ "$stale_rc" = 2 ] && wait_for "$id" 300 && cmp -s sample-one5.csv sample-5.csv; then
+  remade=$(cat sample-slurm.csv.work/logs/*.out | grep -c 'made for another job: making it again' || true)
+  pass "stale parts: a work directory with another submission's parts is refused, with --force its $remade parts are made again (= one process)"
+else
+  fail "stale parts: refusal exit $stale_rc (want 2), or the forced submission differs from one process"
+fi
+
 # --- a refused submission stops submit.sh -------------------------------------------
 # An sbatch that refuses the second job (the sampling's merge; as a submit limit would):
 # `submit.sh pipeline` must fail there, naming the job it submitted, not go on to
@@ -110,6 +131,130 @@ if [ "$refused_rc" != 0 ] && [ "$calls" = 2 ] && grep -q 'refused (test)' refuse
   pass "refused submission: sbatch's refusal of the merge stops submit.sh (exit $refused_rc, no later job, job 9001 named)"
 else
   fail "refused submission: exit $refused_rc after $calls sbatch calls, stdout '$(cat refused.out)', $(tail -n 1 refused.err)"
+fi
+
+# --- arguments refused before anything is submitted or created (no cluster needed) -----
+# An sbatch that records its calls: each bad submission must exit 2 with one
+# `submit.sh: ...` line naming the value, call sbatch 0 times and create nothing.
+mkdir -p rec-sbatch args-check
+# shellcheck disable=SC2016 # the stub's own text
+printf '#!/bin/sh\nn=$(($(cat "$0.n" 2>/dev/null || echo 0) + 1)); echo "$n" >"$0.n"\necho "$((9000 + n))"\n' \
+  >rec-sbatch/sbatch
+chmod +x rec-sbatch/sbatch
+head -n 25 sample-one.csv >args-check/pos.csv
+# refused EXPECTED-TEXT SUBMIT-ARGS...: run in args-check/; checks exit 2, the message,
+# no sbatch call and no new file.
+refused_ok=0 refused_bad=()
+refused() {
+  local want=$1 rc=0 before after
+  shift
+  rm -f rec-sbatch/sbatch.n
+  before=$(cd args-check && find . | sort)
+  (cd args-check && PATH="$scratch/rec-sbatch:$PATH" "$here/submit.sh" "$@" >../args.out 2>../args.err) || rc=$?
+  after=$(cd args-check && find . | sort)
+  if [ "$rc" = 2 ] && [ ! -e rec-sbatch/sbatch.n ] && [ "$(wc -l <args.err)" = 1 ] && grep -q '^submit.sh: ' args.err \
+    && grep -qF -- "$want" args.err \
+    && [ "$before" = "$after" ] && [ ! -s args.out ]; then
+    refused_ok=$((refused_ok + 1))
+  else
+    refused_bad+=("[$*: exit $rc, $(cat rec-sbatch/sbatch.n 2>/dev/null || echo 0) sbatch calls, $(head -n 2 args.err | paste -sd'|')]")
+  fi
+}
+refused "--rounds must be a whole number from 0 to 1000, got 'abc'" overnight --tasks 2 --rounds abc --dir ov
+refused "--rounds must be a whole number from 0 to 1000, got '-1'" overnight --tasks 2 --rounds -1 --dir ov
+refused "overnight does not use --work" overnight --tasks 2 --work /x --dir ov
+refused "overnight does not use --games" overnight --tasks 2 --games 7 --dir ov
+refused "overnight does not use -o" overnight --tasks 2 -o f --dir ov
+refused "overnight takes no argument 'stray'" overnight --tasks 2 stray --dir ov
+refused "overnight takes no tool arguments after --" overnight --tasks 2 --dir ov -- --quiet
+refused "'--threads' after -- is refused: the scripts set it from --cpus" rollout --tasks 2 --input pos.csv -o r.csv -- --threads 2
+refused "'-q' after -- is refused" rollout --tasks 2 --input pos.csv -o r.csv -- --trials 6 -q
+refused "'--quiet' after -- is refused" sample --tasks 2 --games 4 -o s.csv -- --quiet
+refused "'--workers' after -- is refused" tourney --tasks 2 pos.csv -- --workers 2
+refused "ghost/a/b/pos.csv: no such file" rollout --tasks 2 --input ghost/a/b/pos.csv -o ghost/out.bgds
+refused "ghost/w.wd: no such file" pipeline --tasks 2 --games 4 --dir pl --weights ghost/w.wd
+refused "--games must be a positive whole number, got '0'" pipeline --tasks 2 --games 0 --dir pl
+refused "--after takes a job id" sample --tasks 2 --games 4 -o new/s.csv --after x
+refused "twosided takes no tool arguments after --" twosided --tasks 2 6x8 -o ts.bd -- --quiet
+# submit.sh overnight takes a new, empty or run's directory (as overnight.sh), and not
+# a run started with settings the cluster's pipeline does not have.
+mkdir -p args-check/mine/data
+echo mine >args-check/mine/data/notes.txt
+refused "mine holds files and is not a run's directory" overnight --tasks 2 --quick --dir mine
+mkdir -p args-check/rw
+: >args-check/rw/.overnight-run
+echo gnubg >args-check/rw/rollout-weights
+refused "was started with --rollout-weights gnubg" overnight --tasks 2 --quick --dir rw
+echo 2.5 >args-check/rw/hours
+echo current >args-check/rw/rollout-weights
+refused "was started with --hours 2.5" overnight --tasks 2 --quick --dir rw
+# A pipeline directory holding another run's outputs: refused, naming them; --force
+# submits (the merges replace them, the supervised run starts over).
+mkdir -p args-check/pl/net
+echo old >args-check/pl/positions.csv
+echo old >args-check/pl/data.bgds
+refused "pl/positions.csv (and 2 more) exists and is not from a submission of this job" \
+  pipeline --tasks 2 --games 4 --dir pl
+forced_rc=0
+(cd args-check && PATH="$scratch/rec-sbatch:$PATH" "$here/submit.sh" pipeline --tasks 2 --games 4 --dir pl --force \
+  >/dev/null 2>../args.err) || forced_rc=$?
+[ "$forced_rc" = 0 ] && [ "$(cat rec-sbatch/sbatch.n)" = 5 ] || refused_bad+=("[pipeline --force: exit $forced_rc]")
+# ... and the same pipeline with other settings is refused, naming what differs.
+refused "written by an earlier submission with other settings ('games=4' in" pipeline --tasks 2 --games 5 --dir pl
+# --rounds 08 is eight rounds (not octal), given to overnight.sh's report job as 8.
+rm -f rec-sbatch/sbatch.n
+ov_rc=0
+(cd args-check && PATH="$scratch/rec-sbatch:$PATH" "$here/submit.sh" overnight --tasks 2 --quick --rounds 08 --dir ov08 \
+  >/dev/null 2>../args.err) || ov_rc=$?
+grep -q -- '--rounds 8 ' args-check/ov08/slurm/report-run.sh 2>/dev/null || refused_bad+=("[overnight --rounds 08: exit $ov_rc, $(tail -n 1 args.err)]")
+# A sharded step whose result a done step used is not submitted again (nor its parts
+# made again, which a directory of an older submit.sh, without part records, would need).
+mkdir -p args-check/ovd/steps
+: >args-check/ovd/.overnight-run
+echo 5 >args-check/ovd/steps/bench-positions.done
+rm -f rec-sbatch/sbatch.n
+ovd_rc=0
+(cd args-check && PATH="$scratch/rec-sbatch:$PATH" "$here/submit.sh" overnight --tasks 2 --quick --rounds 1 --dir ovd \
+  >/dev/null 2>../args.err) || ovd_rc=$?
+ovd_calls=$(cat rec-sbatch/sbatch.n 2>/dev/null || echo 0)
+rm -f rec-sbatch/sbatch.n
+(cd args-check && PATH="$scratch/rec-sbatch:$PATH" "$here/submit.sh" overnight --tasks 2 --quick --rounds 1 --dir ovd2 \
+  >/dev/null 2>../args2.err) || ovd_rc=$?
+ovd2_calls=$(cat rec-sbatch/sbatch.n 2>/dev/null || echo 0)
+grep -q 'bench-sample: step bench-positions is done, nothing to submit' args.err && [ "$ovd_rc" = 0 ] \
+  && [ "$ovd_calls" = $((ovd2_calls - 2)) ] || refused_bad+=("[overnight with bench-positions done: exit $ovd_rc, $ovd_calls against $ovd2_calls sbatch calls]")
+if [ ${#refused_bad[@]} = 0 ]; then
+  pass "arguments: $refused_ok bad submissions refused (exit 2, one message, no sbatch call, nothing created); pipeline --force over old outputs submits; --rounds 08 is 8; a done step's sharded input is not submitted again"
+else
+  fail "arguments: ${refused_bad[*]}"
+fi
+
+# --- the pipeline's supervised step: resume only this submission's run ------------------
+# Its script, run here as its job would: a start killed before the trainer wrote its
+# plan (net/ without classes.json) starts over; a run with the plan resumes; after a
+# --force submission with other settings the old run is not resumed but replaced.
+(cd args-check && PATH="$scratch/rec-sbatch:$PATH" "$here/submit.sh" pipeline --tasks 2 --games 4 --dir plr --epochs 1 \
+  >/dev/null 2>>../args.err)
+"$D" rollout --input sample-one.csv -o args-check/plr/data.bgds --trials 2 --truncate 2 --quiet --threads 2
+mkdir -p args-check/plr/net/contact
+: >args-check/plr/net/contact/checkpoint-1.wd # what a start killed at once leaves
+step_log=$scratch/args-step.log
+epochs_of() { python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["classes"][0]["epochs"])' "$1" 2>/dev/null; }
+sup_bad=()
+bash -euo pipefail args-check/plr/work/supervised.sh >"$step_log" 2>&1 \
+  && [ "$(epochs_of args-check/plr/net/classes.json)" = 1 ] || sup_bad+=("a start over a killed start failed: $(tail -n 1 "$step_log")")
+bash -euo pipefail args-check/plr/work/supervised.sh >"$step_log" 2>&1 \
+  || sup_bad+=("the resume failed: $(tail -n 1 "$step_log")")
+echo 3 >args-check/plr/work/supervised.done
+(cd args-check && PATH="$scratch/rec-sbatch:$PATH" "$here/submit.sh" pipeline --tasks 2 --games 4 --dir plr --epochs 2 --force \
+  >/dev/null 2>>../args.err)
+[ ! -e args-check/plr/work/supervised.done ] || sup_bad+=("the old run's step marker was kept")
+bash -euo pipefail args-check/plr/work/supervised.sh >"$step_log" 2>&1 \
+  && [ "$(epochs_of args-check/plr/net/classes.json)" = 2 ] || sup_bad+=("after --force with --epochs 2 the run has $(epochs_of args-check/plr/net/classes.json) epochs: $(tail -n 1 "$step_log")")
+if [ ${#sup_bad[@]} = 0 ]; then
+  pass "pipeline step: a killed start (net/ without classes.json) starts over, a run resumes, another submission's run is replaced (--force)"
+else
+  fail "pipeline step: ${sup_bad[*]}"
 fi
 
 # --- rollout: 4 tasks, one killed mid-way and requeued --------------------------------
