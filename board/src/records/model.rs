@@ -341,11 +341,17 @@ impl MatchRecord {
     /// refuses such a match in either format, and a Match ID cannot carry it.
     pub(crate) fn check_length(length: u32) -> Result<(), RecordError> {
         if length > MAX_MATCH_LENGTH {
-            return Err(RecordError::unsupported(format!(
-                "match length {length} exceeds {MAX_MATCH_LENGTH} (gnubg's limit)"
-            )));
+            return Err(Self::length_too_long(length));
         }
         Ok(())
+    }
+
+    /// The error for a match length above gnubg's limit, given as read (it may not fit
+    /// any integer type).
+    pub(crate) fn length_too_long(length: impl std::fmt::Display) -> RecordError {
+        RecordError::unsupported(format!(
+            "match length {length} exceeds {MAX_MATCH_LENGTH} (gnubg's limit)"
+        ))
     }
 
     /// The score after the last finished game (White's first): the score the next

@@ -2,7 +2,6 @@
 //! checked against the rules as it is read (see [`super`]).
 
 use crate::dice::Dice;
-use crate::match_id::MAX_MATCH_LENGTH;
 use crate::parse_move::parse_steps;
 use crate::records::error::RecordError;
 use crate::records::game::Builder;
@@ -171,12 +170,7 @@ fn read_mat_inner(text: &str) -> Result<MatchRecord, RecordError> {
         if let Some(body) = t.strip_prefix(';').or_else(|| t.strip_prefix('#')) {
             header.comment_line(body);
         } else if let Some(n) = parse_match_line(line) {
-            let n = n.map_err(|digits| {
-                RecordError::unsupported(format!(
-                    "match length {digits} exceeds {MAX_MATCH_LENGTH} (gnubg's limit)"
-                ))
-                .at_line(line_no)
-            })?;
+            let n = n.map_err(|digits| MatchRecord::length_too_long(digits).at_line(line_no))?;
             MatchRecord::check_length(n).map_err(|e| e.at_line(line_no))?;
             length = Some(n);
             break;
