@@ -35,6 +35,10 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$data" ] || die "--dir is empty"
 [ ! -e "$data" ] || [ -d "$data" ] || die "--dir $data exists and is not a directory"
+files=(gnubg_os0.bd gnubg_os0.bd.sha256 gnubg_ts0.bd gnubg_ts0.bd.sha256)
+for f in "${files[@]}"; do  # (before the build: --force replaces files, not folders)
+  [ -L "$data/$f" ] || [ ! -d "$data/$f" ] || die "$data/$f is a directory, not a file this script writes (give another --dir)"
+done
 
 # gnubg's weights (optional): GNUBG_WEIGHTS when set, which must then be a file.
 if [ -n "${GNUBG_WEIGHTS:-}" ]; then
@@ -67,7 +71,6 @@ trap 'rm -rf "$stage"' EXIT
 (cd "$stage" && "$bin/gen-bearoff" verify --quiet gnubg_os0.bd && "$bin/gen-bearoff" verify --quiet gnubg_ts0.bd)
 
 # Every file is checked before any is renamed into place: nothing, or all of them.
-files=(gnubg_os0.bd gnubg_os0.bd.sha256 gnubg_ts0.bd gnubg_ts0.bd.sha256)
 new=()
 for f in "${files[@]}"; do
   [ -f "$stage/$f" ] || die "gen-bearoff wrote no $f"
@@ -82,7 +85,7 @@ for f in "${files[@]}"; do
   fi
 done
 for f in "${new[@]}"; do
-  mv -f "$stage/$f" "$data/$f"
+  mv -fT "$stage/$f" "$data/$f" || die "cannot rename $stage/$f to $data/$f"
 done
 echo "databases in $data:"
 ls -l "$data/gnubg_os0.bd" "$data/gnubg_ts0.bd"

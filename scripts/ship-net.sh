@@ -16,8 +16,9 @@
 # rounds' and the final fit's; its files are the run's own, copied unchanged. The run
 # directory is checked whole (report, final duels, the net's files and measurements,
 # steps) before anything is written; the three files are written under temporary names
-# and renamed into place together, so a refusal leaves nothing behind. A run directory
-# that a run of scripts/overnight.sh (or a Slurm submission) is using is refused.
+# and renamed into place together, so a refusal leaves nothing behind, and a --force that
+# fails half-way puts back the files it replaced. A run directory that a run of
+# scripts/overnight.sh (or a Slurm submission) is using is refused.
 set -euo pipefail
 me=ship-net.sh
 die() { echo "$me: $*" >&2; exit 2; }
@@ -211,7 +212,24 @@ try:
     os.makedirs(out, exist_ok=True)
 except OSError as e:
     fail("cannot create %s (%s)" % (out, e.strerror or e))
+def link(src, dst):
+    """dst is a new name of src (never replacing a dst that exists); a copy where the
+    filesystem has no hard links."""
+    try:
+        os.link(src, dst, follow_symlinks=False)
+    except FileExistsError:
+        raise
+    except OSError:
+        if os.path.islink(src) or not os.path.isfile(src):
+            raise
+        fd = os.open(dst, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        with os.fdopen(fd, "wb") as f, open(src, "rb") as s:
+            shutil.copyfileobj(s, f)
+            f.flush()
+            os.fsync(f.fileno())
+
 staged = {}
+old = {}  # --force: dest -> a second name of the file it replaces, to put back
 placed = []
 try:
     try:
@@ -229,12 +247,20 @@ try:
                 f.flush()
                 os.fsync(f.fileno())
             os.chmod(tmp, 0o644)
-        for ext in ("wd", "weights", "json"):
-            dest = os.path.join(out, "%s.%s" % (name, ext))
+        dests = {ext: os.path.join(out, "%s.%s" % (name, ext)) for ext in ("wd", "weights", "json")}
+        if force:  # what is replaced is kept under a second name until all three are in place
+            for ext, dest in dests.items():
+                if os.path.lexists(dest):
+                    if os.path.isdir(dest) and not os.path.islink(dest):
+                        fail("%s is a directory: --force replaces files only" % dest)
+                    bak = staged[ext][:-len(".tmp")] + ".old"
+                    link(dest, bak)
+                    old[dest] = bak
+        for ext, dest in dests.items():
             if force:
                 os.replace(staged[ext], dest)
             else:  # never replaces a file that appeared meanwhile
-                os.link(staged[ext], dest)
+                link(staged[ext], dest)
                 os.unlink(staged[ext])
             placed.append(dest)
             del staged[ext]
@@ -244,14 +270,20 @@ try:
         finally:
             os.close(dfd)
     except OSError as e:
-        if not force:  # all or nothing: what this run linked goes again
-            for d in placed:
-                os.unlink(d)
+        # All or nothing: what this run placed goes again, and what it replaced comes back.
+        for d in reversed(placed):
+            try:
+                if d in old:
+                    os.replace(old.pop(d), d)
+                else:
+                    os.unlink(d)
+            except OSError:
+                pass
         if isinstance(e, FileExistsError):
             fail("%s exists (--force replaces it)" % (e.filename2 or e.filename))
         fail("cannot write into %s (%s)" % (out, e))
 finally:
-    for tmp in staged.values():
+    for tmp in list(staged.values()) + list(old.values()):
         try:
             os.unlink(tmp)
         except OSError:

@@ -3,9 +3,11 @@
 # Regression tests of the small user scripts' refusals and behaviours: quickstart.sh,
 # ship-net.sh, guard.sh and install-shell-docs.sh (usage, unknown arguments, what they
 # refuse and that a refusal leaves nothing behind, that nothing of the user's is
-# replaced without --force, that a failing tool fails the script). Seconds, not
-# minutes: fake run directories and stub binaries, and the real gen-bearoff and
-# evaluator (the test build's) only for quickstart.sh's small databases.
+# replaced without --force, that a failing tool fails the script), and the Slurm
+# merge's rule for an output it finds (scripts/slurm/lib.sh's merge_task, run without
+# Slurm). Seconds, not minutes: fake run directories and stub binaries, and the real
+# gen-bearoff and evaluator (the test build's) for quickstart.sh's small databases,
+# datasets for a 6-game sample in two shards.
 #
 #   BGKIT_BIN=target/debug scripts/test-scripts.sh
 #
@@ -93,6 +95,9 @@ that "quickstart GNUBG_WEIGHTS refusal wrote nothing" '[ ! -e fresh ]'
 refused "quickstart BGKIT_BIN without the tools" quickstart.sh "has no gen-bearoff" env BGKIT_BIN="$t/qs/userdata" "$q" --dir fresh2
 echo "x" >afile
 refused "quickstart --dir naming a file" quickstart.sh "--dir afile" "$q" --dir afile
+mkdir -p withdir/gnubg_ts0.bd
+refused "quickstart --dir with a folder named gnubg_ts0.bd, --force" quickstart.sh "withdir/gnubg_ts0.bd is a directory" "$q" --dir withdir --force
+that "...before anything is written" '[ -z "$(ls -A withdir | grep -v "^gnubg_ts0.bd$")" ] && [ -z "$(ls -A withdir/gnubg_ts0.bd)" ]'
 
 # --- ship-net.sh -------------------------------------------------------------------------
 echo "== ship-net.sh"
@@ -169,7 +174,10 @@ echo "mine" >out/t2.json
 refused "ship-net: NAME.json exists, no --force" ship-net.sh "out/t2.json exists" "$s" good t2 --out out --commit abc
 that "that refusal kept it and wrote nothing" '[ "$(cat out/t2.json)" = mine ] && [ "$(ls -A out | grep -c "^t2")" = 1 ] && [ -z "$(ls -A out | grep "\.tmp$")" ]'
 check "ship-net --force replaces it" 0 "$s" good t2 --out out --commit abc --force
-that "...with the sidecar" 'has out/t2.json "\"name\": \"t2\"" && [ -z "$(ls -A out | grep "\.tmp$")" ]'
+that "...with the sidecar, and no temporary file is left" 'has out/t2.json "\"name\": \"t2\"" && [ -z "$(ls -A out | grep -E "\.(tmp|old)$")" ]'
+echo "old wd" >out/t3.wd && mkdir out/t3.weights
+refused "ship-net --force onto a directory" ship-net.sh "out/t3.weights is a directory" "$s" good t3 --out out --commit abc --force
+that "...replaced nothing and left no temporary file" '[ "$(cat out/t3.wd)" = "old wd" ] && [ -d out/t3.weights ] && [ ! -e out/t3.json ] && [ -z "$(ls -A out | grep -E "\.(tmp|old)$")" ]'
 
 # --- guard.sh ----------------------------------------------------------------------------
 echo "== guard.sh"
@@ -238,6 +246,30 @@ check "install-shell-docs rerun" 0 "$i" "$t/isd/p"
 that "...writes nothing new" 'has "$t/out" "^0 files written"'
 check "install-shell-docs, default PREFIX under HOME" 0 env HOME="$t/isd/home" XDG_CONFIG_HOME= "$i"
 that "...into ~/.local and ~/.config/fish" '[ -s home/.local/share/man/man1/evaluator.1 ] && [ -s home/.config/fish/completions/trainer.fish ]'
+
+# --- slurm/lib.sh merge_task (without Slurm) -------------------------------------------
+echo "== slurm/lib.sh merge_task"
+w=$t/merge
+mkdir -p "$w" && cd "$w" || exit 2
+printf 'job=sample\ntasks=2\n' >sample.job
+for k in 1 2; do
+  "$bin/datasets" sample --games 6 --seed 4 --shard "$k/2" -o "sample-$k.csv" --quiet
+  printf 'job=sample\ntasks=2\nshard=%s/2\n' "$k" >"sample-$k.csv.job"
+done
+"$bin/datasets" sample --games 6 --seed 4 -o one.csv --quiet
+# merge_task as merge.sbatch runs it: FORCE (optional) and the rest in the environment.
+# shellcheck source-path=SCRIPTDIR source=slurm/lib.sh
+merge() { (export WORK=$w TASKS=2 FORCE=${FORCE:-0} && . "$scripts/slurm/lib.sh" && merge_task sample csv "$w/out.csv"); }
+check "merge_task merges the parts" 0 merge
+that "...into what one process writes, and records its end" 'cmp -s out.csv one.csv && [ -s sample.merged ] && [ -s sample.merged.started ]'
+rm sample.merged
+check "merge_task rerun after a merge stopped before recording its end" 0 merge
+that "...keeps the output, records its end and leaves no file of its check" 'cmp -s out.csv one.csv && [ -s sample.merged ] && [ -z "$(ls | grep "\.check")" ] && has "$t/err" "written already"'
+rm sample.merged && echo "mine" >out.csv
+check "merge_task rerun, a file of the user's in place of the output" 2 merge
+that "...is left as it is and named" '[ "$(cat out.csv)" = mine ] && [ ! -e sample.merged ] && [ -z "$(ls | grep "\.check")" ] && has "$t/err" "out.csv exists and is not this job.s merge"'
+FORCE=1 check "merge_task with FORCE=1 replaces it" 0 merge
+that "...with the merge" 'cmp -s out.csv one.csv && [ -s sample.merged ]'
 
 echo "test-scripts.sh: $passed passed, $failed failed ($((SECONDS - t0)) s)"
 [ "$failed" = 0 ]

@@ -69,25 +69,25 @@ shard=$k/$n"
 
 # merge_task NAME EXT OUT [--input FILE]: joins $WORK/NAME-1.EXT ... NAME-$TASKS.EXT
 # into OUT (the merge checks that each is its shard of one job). An OUT this job merged
-# already is kept (a rerun after it finished); any other OUT is replaced only with
-# FORCE=1 (submit.sh --force), else the task fails, naming it.
+# already is kept (a rerun after it finished); so is one found after this job's merge
+# started ($WORK/NAME.merged.started) but before it recorded its end, if it holds what
+# the merge writes (the parts are merged again to compare: a file that appeared in that
+# window is not taken for the merge's). Any other OUT is replaced only with FORCE=1
+# (submit.sh --force), else the task fails, naming it.
 merge_task() {
   local name=$1 ext=$2 out=$3
   shift 3
-  local want stamp="$WORK/$name.merged" force=()
+  local want stamp="$WORK/$name.merged" force=() compare=0
   want=$(job_of "$name")
-  if [ -e "$out" ]; then
+  if [ -e "$out" ] || [ -L "$out" ]; then
     if same "$stamp" "$want"; then
-      say "$out is written already (a rerun after it finished)"
-      return 0
-    elif [ "${FORCE:-0}" != 1 ] && same "$stamp.started" "$want"; then
-      # This job's merge, which was stopped before it could record that it finished.
-      put "$stamp" "$want"
       say "$out is written already (a rerun after it finished)"
       return 0
     elif [ "${FORCE:-0}" = 1 ]; then
       say "$out exists: replacing it (--force)"
       force=(--force)
+    elif same "$stamp.started" "$want"; then
+      compare=1
     else
       say "$out exists and is not this job's merge: it is left as it is (submit with --force to replace it)"
       return 2
@@ -101,6 +101,25 @@ merge_task() {
       || { say "part $part was not made for this job (its $part.job differs)"; return 2; }
     parts+=("$part")
   done
+  if [ "$compare" = 1 ]; then
+    # This job's merge started: OUT is its output if it was stopped before it could record
+    # its end. The parts are merged again (into WORK, with OUT's extension) to compare.
+    local base check="$WORK/$name.merged.check" rc=0
+    base=$(basename -- "$out")
+    [[ "$base" == ?*.* ]] && check+=".${base##*.}"
+    rm -f "$check"
+    "$BGKIT_BIN/datasets" merge -o "$check" --quiet "$@" "${parts[@]}" || rc=$?
+    if [ "$rc" = 0 ] && [ -f "$out" ] && [ ! -L "$out" ] && cmp -s "$check" "$out"; then
+      rm -f "$check"
+      put "$stamp" "$want"
+      say "$out is written already (a rerun after it finished)"
+      return 0
+    fi
+    rm -f "$check"
+    [ "$rc" = 0 ] || return "$rc"
+    say "$out exists and is not this job's merge (it differs from the parts merged): it is left as it is (submit with --force to replace it)"
+    return 2
+  fi
   put "$stamp.started" "$want"
   say "merging ${#parts[@]} parts -> $out"
   "$BGKIT_BIN/datasets" merge -o "$out" "${force[@]}" "$@" "${parts[@]}"
