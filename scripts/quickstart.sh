@@ -70,7 +70,7 @@ trap 'rm -rf "$stage"' EXIT
 # (Verified by their names in DIR, which they will have.)
 (cd "$stage" && "$bin/gen-bearoff" verify --quiet gnubg_os0.bd && "$bin/gen-bearoff" verify --quiet gnubg_ts0.bd)
 
-# Every file is checked before any is renamed into place: nothing, or all of them.
+# Every file is checked before any is renamed into place: a refusal writes nothing.
 new=()
 for f in "${files[@]}"; do
   [ -f "$stage/$f" ] || die "gen-bearoff wrote no $f"
@@ -85,7 +85,7 @@ for f in "${files[@]}"; do
   fi
 done
 for f in "${new[@]}"; do
-  mv -fT "$stage/$f" "$data/$f" || die "cannot rename $stage/$f to $data/$f"
+  mv -fT "$stage/$f" "$data/$f" 2>/dev/null || die "cannot rename $stage/$f to $data/$f"
 done
 echo "databases in $data:"
 ls -l "$data/gnubg_os0.bd" "$data/gnubg_ts0.bd"

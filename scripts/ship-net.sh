@@ -52,6 +52,10 @@ if [ -z "$outdir" ]; then
 else
   [ ! -e "$outdir" ] || [ -d "$outdir" ] || die "--out $outdir is not a directory"
 fi
+for ext in wd weights json; do
+  [ -L "$outdir/$name.$ext" ] || [ ! -d "$outdir/$name.$ext" ] ||
+    die "$outdir/$name.$ext is a directory, not a file this script writes (give another NAME or --out)"
+done
 if [ "$force" = 0 ]; then
   for ext in wd weights json; do
     [ ! -e "$outdir/$name.$ext" ] && [ ! -L "$outdir/$name.$ext" ] || die "$outdir/$name.$ext exists (--force replaces it)"
@@ -214,7 +218,7 @@ except OSError as e:
     fail("cannot create %s (%s)" % (out, e.strerror or e))
 def link(src, dst):
     """dst is a new name of src (never replacing a dst that exists); a copy where the
-    filesystem has no hard links."""
+    filesystem has no hard links (removed again if the copy fails)."""
     try:
         os.link(src, dst, follow_symlinks=False)
     except FileExistsError:
@@ -223,15 +227,24 @@ def link(src, dst):
         if os.path.islink(src) or not os.path.isfile(src):
             raise
         fd = os.open(dst, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-        with os.fdopen(fd, "wb") as f, open(src, "rb") as s:
-            shutil.copyfileobj(s, f)
-            f.flush()
-            os.fsync(f.fileno())
+        try:
+            with os.fdopen(fd, "wb") as f, open(src, "rb") as s:
+                shutil.copyfileobj(s, f)
+                f.flush()
+                os.fsync(f.fileno())
+        except BaseException:
+            os.unlink(dst)
+            raise
 
 staged = {}
 old = {}  # --force: dest -> a second name of the file it replaces, to put back
 placed = []
+done = False
 try:
+    dests = {ext: os.path.join(out, "%s.%s" % (name, ext)) for ext in ("wd", "weights", "json")}
+    for dest in dests.values():
+        if os.path.isdir(dest) and not os.path.islink(dest):
+            fail("%s is a directory, not a file this script writes (give another NAME or --out)" % dest)
     try:
         for ext in ("wd", "weights", "json"):
             fd, tmp = tempfile.mkstemp(dir=out, prefix=".%s.%s." % (name, ext), suffix=".tmp")
@@ -247,12 +260,9 @@ try:
                 f.flush()
                 os.fsync(f.fileno())
             os.chmod(tmp, 0o644)
-        dests = {ext: os.path.join(out, "%s.%s" % (name, ext)) for ext in ("wd", "weights", "json")}
         if force:  # what is replaced is kept under a second name until all three are in place
             for ext, dest in dests.items():
                 if os.path.lexists(dest):
-                    if os.path.isdir(dest) and not os.path.islink(dest):
-                        fail("%s is a directory: --force replaces files only" % dest)
                     bak = staged[ext][:-len(".tmp")] + ".old"
                     link(dest, bak)
                     old[dest] = bak
@@ -269,20 +279,28 @@ try:
             os.fsync(dfd)
         finally:
             os.close(dfd)
+        done = True
+    except FileExistsError as e:
+        fail("%s exists (--force replaces it)" % (e.filename2 or e.filename))
     except OSError as e:
-        # All or nothing: what this run placed goes again, and what it replaced comes back.
+        fail("cannot write into %s (%s)" % (out, e))
+finally:
+    if not done:
+        # All or nothing (on an error or an interrupt): what this run placed goes again,
+        # and what it replaced comes back.
         for d in reversed(placed):
             try:
                 if d in old:
-                    os.replace(old.pop(d), d)
+                    os.replace(old[d], d)
+                    del old[d]
                 else:
                     os.unlink(d)
-            except OSError:
-                pass
-        if isinstance(e, FileExistsError):
-            fail("%s exists (--force replaces it)" % (e.filename2 or e.filename))
-        fail("cannot write into %s (%s)" % (out, e))
-finally:
+            except OSError as e:
+                if d in old:  # kept: the only copy of the user's file
+                    print("ship-net.sh: could not put %s back (%s); the file it replaced is %s"
+                          % (d, e, old.pop(d)), file=sys.stderr)
+                else:
+                    print("ship-net.sh: could not remove %s (%s)" % (d, e), file=sys.stderr)
     for tmp in list(staged.values()) + list(old.values()):
         try:
             os.unlink(tmp)

@@ -31,7 +31,7 @@ done
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 export BGKIT_BIN=$bin
-unset BGKIT_DATA GNUBG_WEIGHTS
+unset BGKIT_DATA GNUBG_WEIGHTS FORCE
 passed=0
 failed=0
 t0=$SECONDS
@@ -176,8 +176,19 @@ that "that refusal kept it and wrote nothing" '[ "$(cat out/t2.json)" = mine ] &
 check "ship-net --force replaces it" 0 "$s" good t2 --out out --commit abc --force
 that "...with the sidecar, and no temporary file is left" 'has out/t2.json "\"name\": \"t2\"" && [ -z "$(ls -A out | grep -E "\.(tmp|old)$")" ]'
 echo "old wd" >out/t3.wd && mkdir out/t3.weights
+refused "ship-net onto a directory" ship-net.sh "out/t3.weights is a directory" "$s" good t3 --out out --commit abc
 refused "ship-net --force onto a directory" ship-net.sh "out/t3.weights is a directory" "$s" good t3 --out out --commit abc --force
 that "...replaced nothing and left no temporary file" '[ "$(cat out/t3.wd)" = "old wd" ] && [ -d out/t3.weights ] && [ ! -e out/t3.json ] && [ -z "$(ls -A out | grep -E "\.(tmp|old)$")" ]'
+# A --force that fails at its last file (an immutable NAME.json: root and chattr, as in
+# CI) puts back the two it had replaced.
+if echo "old json" >out/t4.json && chattr +i out/t4.json 2>/dev/null; then
+  echo "old wd" >out/t4.wd && echo "old weights" >out/t4.weights
+  refused "ship-net --force failing at NAME.json" ship-net.sh "cannot write into out" "$s" good t4 --out out --commit abc --force
+  chattr -i out/t4.json
+  that "...put back the files it had replaced, left no temporary file" '[ "$(cat out/t4.wd)" = "old wd" ] && [ "$(cat out/t4.weights)" = "old weights" ] && [ "$(cat out/t4.json)" = "old json" ] && [ -z "$(ls -A out | grep -E "\.(tmp|old)$")" ]'
+else
+  echo "skip  ship-net --force failing half-way (chattr +i is not available here)"
+fi
 
 # --- guard.sh ----------------------------------------------------------------------------
 echo "== guard.sh"

@@ -103,8 +103,9 @@ merge_task() {
   done
   if [ "$compare" = 1 ]; then
     # This job's merge started: OUT is its output if it was stopped before it could record
-    # its end. The parts are merged again (into WORK, with OUT's extension) to compare.
-    local base check="$WORK/$name.merged.check" rc=0
+    # its end. The parts are merged again to compare, into WORK under a name of this
+    # task's own that ends in OUT's extension (datasets takes a rollout's format from it).
+    local base check="$WORK/$name.merged.check.$$" rc=0
     base=$(basename -- "$out")
     [[ "$base" == ?*.* ]] && check+=".${base##*.}"
     rm -f "$check"
