@@ -10,7 +10,7 @@
 #   built in a temporary folder inside DIR, verified, then renamed into place. A file
 #   already in DIR with the same bytes is kept as it is (so a rerun changes nothing);
 #   one that differs is refused, before anything is written, unless --force.
-# --force: replace such files.
+# --force: replace such files (all of them or, if a rename fails, none).
 #
 # BGKIT_BIN=DIR: use the bgkit binaries in DIR (no build); otherwise they are built
 # with cargo (release, into target/release). GNUBG_WEIGHTS=FILE: gnubg's weights for
@@ -64,7 +64,21 @@ fi
 mkdir -p "$data" || die "cannot create --dir $data"
 data=$(cd "$data" && pwd)
 stage=$(mktemp -d "$data/.quickstart.XXXXXX") || die "cannot write in $data"
-trap 'rm -rf "$stage"' EXIT
+placed=()
+# undo: what this run renamed into DIR goes again, and what it replaced comes back (from
+# its second name in the staging folder); run on any exit before all files are in place.
+undo() {
+  local f
+  for f in "${placed[@]}"; do
+    if [ -e "$stage/$f.old" ] || [ -L "$stage/$f.old" ]; then
+      mv -fT "$stage/$f.old" "$data/$f" 2>/dev/null || echo "$me: could not put $data/$f back; the file it replaced is $stage/$f.old" >&2
+    else
+      rm -f "$data/$f"
+    fi
+  done
+  placed=()
+}
+trap 'undo; rm -rf "$stage"' EXIT
 "$bin/gen-bearoff" one-sided --points 6 -o "$stage/gnubg_os0.bd" --quiet
 "$bin/gen-bearoff" two-sided --points 6 --checkers 6 -o "$stage/gnubg_ts0.bd" --quiet
 # (Verified by their names in DIR, which they will have.)
@@ -84,9 +98,19 @@ for f in "${files[@]}"; do
     die "$data/$f exists and is not the file this script builds (--force replaces it, or give another --dir)"
   fi
 done
+# A file that --force replaces keeps a second name until all are in place, so that a
+# failure half-way (or an interrupt) puts DIR back as it was.
+for f in "${new[@]}"; do
+  if [ -e "$data/$f" ] || [ -L "$data/$f" ]; then
+    ln -P "$data/$f" "$stage/$f.old" 2>/dev/null || cp -P "$data/$f" "$stage/$f.old" 2>/dev/null ||
+      die "cannot keep a copy of $data/$f while replacing it"
+  fi
+done
 for f in "${new[@]}"; do
   mv -fT "$stage/$f" "$data/$f" 2>/dev/null || die "cannot rename $stage/$f to $data/$f"
+  placed+=("$f")
 done
+placed=()
 echo "databases in $data:"
 ls -l "$data/gnubg_os0.bd" "$data/gnubg_ts0.bd"
 if [ -f "$weights" ]; then

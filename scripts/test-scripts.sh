@@ -96,6 +96,17 @@ refused "quickstart BGKIT_BIN without the tools" quickstart.sh "has no gen-bearo
 echo "x" >afile
 refused "quickstart --dir naming a file" quickstart.sh "--dir afile" "$q" --dir afile
 mkdir -p withdir/gnubg_ts0.bd
+# A --force that fails at its last file (an immutable gnubg_ts0.bd.sha256: root and
+# chattr, as in CI) puts DIR back as it was.
+mkdir -p stuck && echo "old os" >stuck/gnubg_os0.bd
+if echo "old sum" >stuck/gnubg_ts0.bd.sha256 && chattr +i stuck/gnubg_ts0.bd.sha256 2>/dev/null; then
+  before=$(listing stuck)
+  refused "quickstart --force failing at gnubg_ts0.bd.sha256" quickstart.sh "cannot rename" "$q" --dir stuck --force
+  chattr -i stuck/gnubg_ts0.bd.sha256
+  that "...put back what it replaced, removed what it added, no staging folder" '[ "$(listing stuck)" = "$before" ] && [ "$(ls -A stuck | tr "\n" " ")" = "gnubg_os0.bd gnubg_ts0.bd.sha256 " ]'
+else
+  echo "skip  quickstart --force failing half-way (chattr +i is not available here)"
+fi
 refused "quickstart --dir with a folder named gnubg_ts0.bd, --force" quickstart.sh "withdir/gnubg_ts0.bd is a directory" "$q" --dir withdir --force
 that "...before anything is written" '[ -z "$(ls -A withdir | grep -v "^gnubg_ts0.bd$")" ] && [ -z "$(ls -A withdir/gnubg_ts0.bd)" ]'
 
