@@ -14,7 +14,7 @@
 # Every file is generated under a temporary name next to its place, then renamed. A file
 # already there with the same bytes is left as it is (a rerun changes nothing); one that
 # differs (your own, or an older install's) is refused, before anything is written,
-# unless --force, which replaces it.
+# unless --force, which replaces it (all of them or, if a rename fails, none).
 #
 # BGKIT_BIN=DIR: use the bgkit binaries in DIR (no build); otherwise they are built
 # with cargo (release) first.
@@ -68,8 +68,12 @@ done
 
 # Stage: one temporary folder in each destination (the same filesystem, so the final
 # step is a rename), removed at the end whatever happens.
+# Files go in place all or nothing (scripts/place.sh): a failure or an interrupt half-way
+# puts back what was replaced.
+# shellcheck source-path=SCRIPTDIR source=place.sh
+. "$root/scripts/place.sh"
 stages=()
-trap 'rm -rf "${stages[@]}"' EXIT
+trap 'place_undo; rm -rf "${stages[@]}"' EXIT
 stage_in() { # stage_in VAR DIR: a new temporary folder in DIR, its path in VAR
   local s
   s=$(mktemp -d "$2/.install-shell-docs.XXXXXX") || die "cannot write in $2"
@@ -109,24 +113,9 @@ for page in "$man_st"/*.1; do
   pages=$((pages + 1))
 done
 
-# Check every destination before any is replaced: nothing, or everything.
-moves=()
-kept=0
-for ((i = 0; i < ${#pairs[@]}; i += 2)); do
-  new=${pairs[i]} dest=${pairs[i + 1]}
-  if [ ! -e "$dest" ] && [ ! -L "$dest" ]; then
-    moves+=("$new" "$dest")
-  elif [ -f "$dest" ] && cmp -s "$new" "$dest"; then
-    kept=$((kept + 1))
-  elif [ "$force" = 1 ]; then
-    moves+=("$new" "$dest")
-  else
-    die "$dest exists and differs from what the tools generate now (--force replaces it)"
-  fi
-done
-for ((i = 0; i < ${#moves[@]}; i += 2)); do
-  mv -f "${moves[i]}" "${moves[i + 1]}"
-done
+# Every destination is checked before any is replaced: a refusal writes nothing.
+place_plan "$force" "and differs from what the tools generate now (--force replaces it)" "${pairs[@]}"
+place_commit
 echo "completions: $bash_dir, $zsh_dir, $fish_dir${fish_user:+, $fish_user}"
 echo "man pages:   $man_dir ($pages pages; try: man trainer-td)"
-echo "$((${#moves[@]} / 2)) files written, $kept already up to date"
+echo "$((${#place_moves[@]} / 2)) files written, ${#place_kept[@]} already up to date"

@@ -64,53 +64,27 @@ fi
 mkdir -p "$data" || die "cannot create --dir $data"
 data=$(cd "$data" && pwd)
 stage=$(mktemp -d "$data/.quickstart.XXXXXX") || die "cannot write in $data"
-placed=()
-# undo: what this run renamed into DIR goes again, and what it replaced comes back (from
-# its second name in the staging folder); run on any exit before all files are in place.
-undo() {
-  local f
-  for f in "${placed[@]}"; do
-    if [ -e "$stage/$f.old" ] || [ -L "$stage/$f.old" ]; then
-      mv -fT "$stage/$f.old" "$data/$f" 2>/dev/null || echo "$me: could not put $data/$f back; the file it replaced is $stage/$f.old" >&2
-    else
-      rm -f "$data/$f"
-    fi
-  done
-  placed=()
-}
-trap 'undo; rm -rf "$stage"' EXIT
+# Files go into DIR all or nothing (scripts/place.sh): a failure or an interrupt half-way
+# puts back what was replaced.
+# shellcheck source-path=SCRIPTDIR source=place.sh
+. "$root/scripts/place.sh"
+trap 'place_undo; rm -rf "$stage"' EXIT
 "$bin/gen-bearoff" one-sided --points 6 -o "$stage/gnubg_os0.bd" --quiet
 "$bin/gen-bearoff" two-sided --points 6 --checkers 6 -o "$stage/gnubg_ts0.bd" --quiet
 # (Verified by their names in DIR, which they will have.)
 (cd "$stage" && "$bin/gen-bearoff" verify --quiet gnubg_os0.bd && "$bin/gen-bearoff" verify --quiet gnubg_ts0.bd)
 
 # Every file is checked before any is renamed into place: a refusal writes nothing.
-new=()
+pairs=()
 for f in "${files[@]}"; do
   [ -f "$stage/$f" ] || die "gen-bearoff wrote no $f"
-  if [ ! -e "$data/$f" ] && [ ! -L "$data/$f" ]; then
-    new+=("$f")
-  elif [ -f "$data/$f" ] && cmp -s "$stage/$f" "$data/$f"; then
-    echo "kept $data/$f (the same bytes)"
-  elif [ "$force" = 1 ]; then
-    new+=("$f")
-  else
-    die "$data/$f exists and is not the file this script builds (--force replaces it, or give another --dir)"
-  fi
+  pairs+=("$stage/$f" "$data/$f")
 done
-# A file that --force replaces keeps a second name until all are in place, so that a
-# failure half-way (or an interrupt) puts DIR back as it was.
-for f in "${new[@]}"; do
-  if [ -e "$data/$f" ] || [ -L "$data/$f" ]; then
-    ln -P "$data/$f" "$stage/$f.old" 2>/dev/null || cp -P "$data/$f" "$stage/$f.old" 2>/dev/null ||
-      die "cannot keep a copy of $data/$f while replacing it"
-  fi
+place_plan "$force" "and is not the file this script builds (--force replaces it, or give another --dir)" "${pairs[@]}"
+for f in "${place_kept[@]}"; do
+  echo "kept $f (the same bytes)"
 done
-for f in "${new[@]}"; do
-  mv -fT "$stage/$f" "$data/$f" 2>/dev/null || die "cannot rename $stage/$f to $data/$f"
-  placed+=("$f")
-done
-placed=()
+place_commit
 echo "databases in $data:"
 ls -l "$data/gnubg_os0.bd" "$data/gnubg_ts0.bd"
 if [ -f "$weights" ]; then

@@ -264,6 +264,9 @@ refused "install-shell-docs over the user's completion file, no --force" install
 that "...kept it and wrote no file" '[ "$(cat p/share/bash-completion/completions/trainer)" = "my own" ] && [ "$(find p -type f | wc -l)" = 1 ] && [ -z "$(find p -name ".install-shell-docs*")" ]'
 check "install-shell-docs --force" 0 "$i" "$t/isd/p" --force
 that "...replaced it, installed completions and man pages" 'has p/share/bash-completion/completions/trainer "trainer" && [ -s p/share/zsh/site-functions/_evaluator ] && [ -s p/share/fish/vendor_completions.d/datasets.fish ] && [ -s p/share/man/man1/trainer-td.1 ] && [ -z "$(find p -name ".install-shell-docs*")" ]'
+mkdir -p p2/share/man/man1/trainer-td.1
+refused "install-shell-docs --force onto a folder at a man page's name" install-shell-docs.sh "man1/trainer-td.1 is a directory" "$i" "$t/isd/p2" --force
+that "...wrote nothing" '[ -z "$(find p2 -type f)" ] && [ -z "$(find p2 -name ".install-shell-docs*")" ]'
 check "install-shell-docs rerun" 0 "$i" "$t/isd/p"
 that "...writes nothing new" 'has "$t/out" "^0 files written"'
 check "install-shell-docs, default PREFIX under HOME" 0 env HOME="$t/isd/home" XDG_CONFIG_HOME= "$i"
