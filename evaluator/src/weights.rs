@@ -495,6 +495,14 @@ impl Weights {
         out
     }
 
+    /// The bytes of a weights file in `format` (what [`Weights::save`] writes).
+    pub fn to_bytes(&self, format: WeightsFormat) -> Vec<u8> {
+        match format {
+            WeightsFormat::Text => self.to_text().into_bytes(),
+            WeightsFormat::Binary => self.to_binary(),
+        }
+    }
+
     /// Writes the weights to `path` in the given format, through a temporary file that
     /// is renamed into place when complete (replacing a file there).
     pub fn save(&self, path: impl AsRef<Path>, format: WeightsFormat) -> Result<(), WeightsError> {
@@ -510,13 +518,11 @@ impl Weights {
         format: WeightsFormat,
         existing: fileio::Existing,
     ) -> Result<(), WeightsError> {
-        let bytes = match format {
-            WeightsFormat::Text => self.to_text().into_bytes(),
-            WeightsFormat::Binary => self.to_binary(),
-        };
-        fileio::write_atomic_with(path.as_ref(), &bytes, existing).map_err(|source| WeightsError::Io {
-            path: path.as_ref().display().to_string(),
-            source,
+        fileio::write_atomic_with(path.as_ref(), &self.to_bytes(format), existing).map_err(|source| {
+            WeightsError::Io {
+                path: path.as_ref().display().to_string(),
+                source,
+            }
         })
     }
 }

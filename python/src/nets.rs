@@ -280,10 +280,9 @@ impl PyWeights {
     /// ``"text"`` (``.weights``).
     #[pyo3(signature = (format="binary"))]
     fn to_bytes(&self, py: Python<'_>, format: &str) -> PyResult<Vec<u8>> {
-        guard(|| match format {
-            "binary" => Ok(py.detach(|| self.inner.to_binary())),
-            "text" => Ok(py.detach(|| self.inner.to_text().into_bytes())),
-            f => Err(value_error(format!("unknown format '{f}' (binary or text)"))),
+        guard(|| {
+            let format = weights_format(format)?;
+            Ok(py.detach(|| self.inner.to_bytes(format)))
         })
     }
 
@@ -341,9 +340,9 @@ impl PyWeights {
         guard(|| {
             let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
             let format = match (format, ext) {
-                (Some("binary"), _) | (None, "wd") => WeightsFormat::Binary,
-                (Some("text"), _) | (None, "weights") => WeightsFormat::Text,
-                (Some(f), _) => return Err(value_error(format!("unknown format '{f}' (binary or text)"))),
+                (Some(f), _) => weights_format(f)?,
+                (None, "wd") => WeightsFormat::Binary,
+                (None, "weights") => WeightsFormat::Text,
                 (None, _) => {
                     return Err(value_error(format!(
                         "cannot tell the format of {} from its extension (.wd or .weights); give format=",
@@ -388,5 +387,15 @@ impl PyWeights {
             self.inner.version,
             shapes.join(", ")
         )
+    }
+}
+
+/// The weights format a Python argument names: ``"binary"`` (``.wd``) or ``"text"``
+/// (``.weights``).
+fn weights_format(name: &str) -> PyResult<WeightsFormat> {
+    match name {
+        "binary" => Ok(WeightsFormat::Binary),
+        "text" => Ok(WeightsFormat::Text),
+        f => Err(value_error(format!("unknown format '{f}' (binary or text)"))),
     }
 }

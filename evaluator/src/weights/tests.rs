@@ -234,10 +234,9 @@ fn save_with_keep_leaves_a_file_there_and_replace_replaces_it() {
     assert_eq!(std::fs::read(&path).unwrap(), b"mine");
     w.save(&path, WeightsFormat::Binary).unwrap();
     assert_eq!(Weights::load_any(&path).unwrap(), w);
-    let names: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name())
-        .collect();
-    assert_eq!(names, ["w.wd"], "no temporary file is left");
-    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(
+        test_support::dir_names(&dir),
+        ["w.wd"],
+        "no temporary file is left"
+    );
 }
