@@ -27,10 +27,9 @@ read_args() {
   if [ -s "$WORK/$1.args" ]; then mapfile -d '' args <"$WORK/$1.args"; fi
 }
 
-# put FILE TEXT: FILE holds TEXT and a newline, written to a temporary name and renamed.
-put() { printf '%s\n' "$2" >"$1.tmp$$" && mv -f "$1.tmp$$" "$1"; }
-# same FILE TEXT: FILE exists, is not empty and holds TEXT.
-same() { [ -s "$1" ] && [ "$(cat "$1")" = "$2" ]; }
+# put FILE TEXT, same FILE TEXT: marker files.
+# shellcheck source=marks.sh
+. "$(dirname -- "${BASH_SOURCE[0]}")/marks.sh"
 # job_of NAME: the description of NAME's job ($WORK/NAME.job; empty if none).
 job_of() { cat "$WORK/$1.job" 2>/dev/null || true; }
 

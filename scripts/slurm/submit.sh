@@ -231,11 +231,9 @@ for tool in datasets trainer; do
   [ -x "$BGKIT_BIN/$tool" ] || die "no $tool in BGKIT_BIN=$BGKIT_BIN (cargo build --release, or set BGKIT_BIN)"
 done
 
-# put FILE TEXT: FILE holds TEXT (and a newline), written to a temporary name and
-# renamed, so that a reader never finds it half written.
-put() { printf '%s\n' "$2" >"$1.tmp$$" && mv -f "$1.tmp$$" "$1"; }
-# same FILE TEXT: FILE exists, is not empty and holds TEXT.
-same() { [ -s "$1" ] && [ "$(cat "$1")" = "$2" ]; }
+# put FILE TEXT, same FILE TEXT: marker files.
+# shellcheck source=marks.sh
+. "$here/marks.sh"
 # checksum FILE: the file's CRC and size (part of a job's description).
 checksum() { cksum <"$1" | cut -d' ' -f1-2; }
 
