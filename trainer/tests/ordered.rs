@@ -114,6 +114,9 @@ fn an_interrupted_ordered_run_continues_exactly() {
     for f in ["net.wd", "net.weights", "state-24.wd"] {
         assert_eq!(bytes(&whole.join(f)), bytes(&parts.join(f)), "{f}");
     }
+    // The benchmarks' statistics too: rows written before a stop come back from
+    // state.json bit for bit (tests/json_floats.rs).
+    assert_eq!(curve_statistics(&whole), curve_statistics(&parts));
 }
 
 /// Threads that wait help the others score their move lists (gnubg's inputs, exact
