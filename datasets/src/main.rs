@@ -37,6 +37,10 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(status) => return status,
     };
+    // A BGKIT_SIMD that names no kernel is a typo to report, not a value to ignore.
+    if let Err(e) = evaluator::simd::requested_kernel() {
+        return cli_support::exit_status("datasets", Err(anyhow::Error::msg(e)));
+    }
     let result = match cli.command {
         Command::Sample(args) => cmd::sample::run(args),
         Command::Rollout(args) => cmd::rollout::run(args),

@@ -179,7 +179,10 @@ where
             match text {
                 Ok(text) => out.write_all(text.as_bytes())?,
                 Err(e) => {
-                    bar.suspend(|| cli_support::errln!("evaluator: {name}:{line}: {e:#}"));
+                    // The chain as the exit line shows it: a cause the message already
+                    // ends with (an ID's error quoting its rule) is not repeated.
+                    let e = cli_support::status::message(&e);
+                    bar.suspend(|| cli_support::errln!("evaluator: {name}:{line}: {e}"));
                     errors += 1;
                 }
             }

@@ -36,6 +36,10 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(status) => return status,
     };
+    // A BGKIT_SIMD that names no kernel is a typo to report, not a value to ignore.
+    if let Err(e) = evaluator::simd::requested_kernel() {
+        return cli_support::exit_status("evaluator", Err(anyhow::Error::msg(e)));
+    }
     let result = match cli.command {
         Command::Eval(args) => cmd::eval::run(args),
         Command::BestMove(args) => cmd::best_move::run(args),

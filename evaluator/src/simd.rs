@@ -18,8 +18,9 @@
 //!   copy), in `update`: the portable loops compiled for AVX2 and AVX-512, the same
 //!   bits.
 //!
-//! Set `BGKIT_SIMD=scalar`, `avx2` or `avx512` to force a path; an unsupported choice
-//! falls back to the best available one below it. (SSE2 is part of x86-64 and always
+//! Set `BGKIT_SIMD=scalar`, `avx2` or `avx512` (any case) to force a path; an
+//! unsupported choice falls back to the best available one below it, and the tools
+//! refuse a value that names no kernel ([`requested_kernel`]). (SSE2 is part of x86-64 and always
 //! used there.)
 
 #[cfg(target_arch = "x86_64")]
@@ -69,15 +70,43 @@ pub enum Kernel {
     Avx512,
 }
 
-/// The kernel in use (detected once; `BGKIT_SIMD` overrides).
+impl Kernel {
+    /// The kernel's name as `BGKIT_SIMD` takes it: `scalar`, `avx2` or `avx512`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kernel::Scalar => "scalar",
+            Kernel::Avx2 => "avx2",
+            Kernel::Avx512 => "avx512",
+        }
+    }
+}
+
+/// The kernel `BGKIT_SIMD` asks for: `None` when it is unset or empty, else its value
+/// read without regard to case (`avx512` or `Avx512`, the [`Kernel`] names as `Debug`
+/// prints them); an error naming the value when it is none of them. The tools refuse
+/// such a value ([`kernel`] alone would ignore it).
+pub fn requested_kernel() -> Result<Option<Kernel>, String> {
+    let Some(value) = std::env::var_os("BGKIT_SIMD").filter(|v| !v.is_empty()) else {
+        return Ok(None);
+    };
+    let text = value.to_string_lossy();
+    [Kernel::Scalar, Kernel::Avx2, Kernel::Avx512]
+        .into_iter()
+        .find(|k| k.name().eq_ignore_ascii_case(&text))
+        .map(Some)
+        .ok_or_else(|| format!("BGKIT_SIMD is '{text}': give scalar, avx2 or avx512, or unset it"))
+}
+
+/// The kernel in use (detected once; `BGKIT_SIMD` overrides: a kernel this CPU lacks
+/// falls back to the best one below it, a value that names no kernel is ignored).
 pub fn kernel() -> Kernel {
     static KERNEL: OnceLock<Kernel> = OnceLock::new();
     *KERNEL.get_or_init(|| {
-        let wanted = std::env::var("BGKIT_SIMD").unwrap_or_default();
-        match wanted.as_str() {
-            "scalar" => Kernel::Scalar,
-            "avx2" if cpu::has_avx2() => Kernel::Avx2,
-            _ if cpu::has_avx512() && wanted != "avx2" => Kernel::Avx512,
+        let wanted = requested_kernel().ok().flatten();
+        match wanted {
+            Some(Kernel::Scalar) => Kernel::Scalar,
+            Some(Kernel::Avx2) if cpu::has_avx2() => Kernel::Avx2,
+            _ if cpu::has_avx512() && wanted != Some(Kernel::Avx2) => Kernel::Avx512,
             _ if cpu::has_avx2() => Kernel::Avx2,
             _ => Kernel::Scalar,
         }

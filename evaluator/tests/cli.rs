@@ -139,6 +139,35 @@ fn a_data_directory_that_is_not_there_is_an_error() {
 }
 
 #[test]
+fn bgkit_simd_takes_kernel_names_in_any_case_and_refuses_others() {
+    let with_simd = |value: &str| {
+        Command::new(env!("CARGO_BIN_EXE_evaluator"))
+            .args(["moves", "4HPwATDgc/ABMA", "--dice", "3", "1"])
+            .env("BGKIT_SIMD", value)
+            .output()
+            .unwrap()
+    };
+    // `bench` prints the names capitalised (`Scalar`): they are taken back as they are.
+    for value in ["scalar", "Scalar", "AVX2", "Avx512", ""] {
+        let out = with_simd(value);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{value}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    // A typo used to be ignored silently (the best kernel ran instead).
+    let out = with_simd("avx-512");
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim_end(),
+        "evaluator: BGKIT_SIMD is 'avx-512': give scalar, avx2 or avx512, or unset it"
+    );
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
 fn bad_input_exits_2_with_a_message_naming_the_problem() {
     let out = evaluator(&["moves", "--position-id", "4HPwATDgc/ABM", "--dice", "3", "1"]);
     assert_eq!(out.status.code(), Some(2));
@@ -147,13 +176,20 @@ fn bad_input_exits_2_with_a_message_naming_the_problem() {
         err.trim_end(),
         "evaluator: bad --position-id: position ID '4HPwATDgc/ABM' has 13 characters (expected 14)"
     );
-    let out = evaluator(&["moves", "--position-id", "4HPwATDgc/ABMA", "--dice", "7", "1"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        String::from_utf8_lossy(&out.stderr).contains("invalid dice '7 1'"),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    // A die no byte holds is a bad die too (it used to be "-1 is not in 0..=255").
+    for (d1, want) in [
+        ("7", "invalid dice '7 1'"),
+        ("-1", "invalid dice '-1 1'"),
+        ("300", "invalid dice '300 1'"),
+    ] {
+        let out = evaluator(&["moves", "--position-id", "4HPwATDgc/ABMA", "--dice", d1, "1"]);
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(want) && err.contains("each die must be 1-6"),
+            "{err}"
+        );
+    }
     let out = evaluator(&[
         "notation",
         "8/5",

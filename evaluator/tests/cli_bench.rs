@@ -9,11 +9,15 @@ use std::process::{Command, Output};
 use common::*;
 use evaluator::{bench, corpus};
 
+/// `evaluator bench ARGS` with gnubg's files (`--movegen` uses no nets or databases and
+/// refuses the engine's flags).
 fn bench_run(args: &[&str]) -> Output {
+    let engine = ["--weights", WD, "--bearoff-os", OS, "--bearoff-ts", TS];
+    let movegen = args.contains(&"--movegen");
     Command::new(env!("CARGO_BIN_EXE_evaluator"))
         .arg("bench")
         .args(args)
-        .args(["--weights", WD, "--bearoff-os", OS, "--bearoff-ts", TS])
+        .args(if movegen { &[][..] } else { &engine[..] })
         .output()
         .expect("run evaluator")
 }
@@ -170,6 +174,10 @@ fn the_text_names_the_machine_and_each_figures_threads() {
     assert!(lines[7].starts_with("signature:"), "{text}");
     let out = bench_run(&["--movegen", "--seconds", "0.01"]);
     let text = String::from_utf8(out.stdout).unwrap();
+    // A flag --movegen does not use is refused, not silently ignored.
+    let refused = bench_run(&["--movegen", "--seconds", "0.01", "--weights", WD]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("'--movegen' cannot be used with '--weights"));
     assert!(!text.contains("simd kernel"), "{text}");
     for what in ["positions/s:", "movegens/s:"] {
         let line = text.lines().find(|l| l.starts_with(what)).unwrap();

@@ -33,8 +33,9 @@ pub struct Args {
     /// instead of positions from random games.
     #[arg(long, conflicts_with = "movegen")]
     calibrate_boards: bool,
-    /// Benchmark move generation instead of evaluation.
-    #[arg(long)]
+    /// Benchmark move generation instead of evaluation (no nets or databases: the
+    /// engine's flags are refused with it).
+    #[arg(long, conflicts_with_all = ["weights", "bearoff_os", "bearoff_ts", "no_bearoff"])]
     movegen: bool,
     /// With --movegen: take Position IDs from this file (one per line; blank lines and
     /// a `position_id` header are skipped), each with all 21 rolls.

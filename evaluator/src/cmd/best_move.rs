@@ -37,7 +37,7 @@ pub struct Args {
     /// The roll, e.g. --dice 3 1 (default: the dice rolled in POSITION's Match ID or
     /// XGID).
     #[arg(long, num_args = 2, value_names = ["D1", "D2"], conflicts_with = "input")]
-    dice: Vec<u8>,
+    dice: Vec<i64>,
     /// With POSITION: print one JSON object instead of the line.
     #[arg(long, conflicts_with = "input")]
     json: bool,

@@ -28,7 +28,7 @@ pub struct Args {
     /// The roll, e.g. --dice 3 1 (default: the dice rolled in POSITION's Match ID or
     /// XGID).
     #[arg(long, num_args = 2, value_names = ["D1", "D2"], conflicts_with = "input")]
-    dice: Vec<u8>,
+    dice: Vec<i64>,
     /// CSV file with columns position_id,die1,die2 ("-" for stdin).
     #[arg(long, conflicts_with_all = ["position_id", "position"])]
     input: Option<PathBuf>,

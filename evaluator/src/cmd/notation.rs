@@ -23,7 +23,7 @@ pub struct Args {
     position_id: Option<String>,
     /// The roll, with --position-id (default: the dice rolled in its Match ID or XGID).
     #[arg(long, num_args = 2, value_names = ["D1", "D2"], requires = "position_id")]
-    dice: Vec<u8>,
+    dice: Vec<i64>,
     /// Print gnubg's style instead of the standard notation.
     #[arg(long)]
     gnubg: bool,

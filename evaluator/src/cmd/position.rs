@@ -42,10 +42,10 @@ impl PositionArgs {
 /// The roll to play in `given` (read from `text`): `--dice` when given (`dice`, as
 /// typed), else the dice rolled in its Match ID or XGID. Returns the two dice in the
 /// order given and the roll.
-pub fn roll(text: &str, given: &AnyId, dice: &[u8]) -> Result<((u8, u8), Dice)> {
+pub fn roll(text: &str, given: &AnyId, dice: &[i64]) -> Result<((u8, u8), Dice)> {
     if !dice.is_empty() {
-        let roll = parse_dice(dice)?;
-        return Ok(((dice[0], dice[1]), roll));
+        let (d1, d2, roll) = parse_dice(dice)?;
+        return Ok(((d1, d2), roll));
     }
     let text = text.trim();
     match &given.state {
@@ -60,10 +60,14 @@ pub fn roll(text: &str, given: &AnyId, dice: &[u8]) -> Result<((u8, u8), Dice)> 
     }
 }
 
-/// Builds a roll from two dice, naming them in the error.
-pub fn parse_dice(d: &[u8]) -> Result<Dice> {
+/// Builds a roll from two dice as given (any integers: `-1` or `300` is a bad die like
+/// `7`, not a parse error about bytes), naming them in the error.
+pub fn parse_dice(d: &[i64]) -> Result<(u8, u8, Dice)> {
     match d {
-        [a, b] => Dice::new(*a, *b).context("bad --dice"),
+        [a, b] => match (u8::try_from(*a), u8::try_from(*b)) {
+            (Ok(x), Ok(y)) => Ok((x, y, Dice::new(x, y).context("bad --dice")?)),
+            _ => bail!("bad --dice: invalid dice '{a} {b}': each die must be 1-6"),
+        },
         _ => bail!("--dice takes two values, e.g. --dice 3 1"),
     }
 }
