@@ -34,7 +34,7 @@ pub fn two_sided_candidates() -> Vec<PathBuf> {
 }
 
 /// The explicit path if given, else the first existing candidate; the error lists
-/// every place searched.
+/// every place searched and says how to give the file (`flag`, e.g. `--weights FILE`).
 pub fn locate(
     explicit: Option<&Path>,
     what: &str,
@@ -49,7 +49,7 @@ pub fn locate(
     if let Some(dir) = std::env::var_os("BGKIT_DATA").filter(|d| !d.is_empty()) {
         if !Path::new(&dir).is_dir() {
             return Err(format!(
-                "BGKIT_DATA is '{}', which is not a directory (give {flag} FILE, or unset \
+                "BGKIT_DATA is '{}', which is not a directory (give {flag}, or unset \
                  BGKIT_DATA to use gnubg's install directories)",
                 Path::new(&dir).display()
             ));
@@ -58,7 +58,7 @@ pub fn locate(
     candidates.iter().find(|p| p.is_file()).cloned().ok_or_else(|| {
         let list: Vec<String> = candidates.iter().map(|p| p.display().to_string()).collect();
         format!(
-            "no {what} found (looked for {}); give {flag} FILE or set BGKIT_DATA to a directory holding it",
+            "no {what} found (looked for {}); give {flag} or set BGKIT_DATA to a directory holding it",
             list.join(", ")
         )
     })

@@ -51,17 +51,44 @@ pub enum EngineError {
     Bearoff(#[source] BearoffError),
 }
 
+/// How a caller names the three files, for the advice in "not found" errors: the
+/// command-line flags ([`OptionNames::FLAGS`]), or the Python package's arguments.
+#[derive(Clone, Copy, Debug)]
+pub struct OptionNames {
+    /// How to give the weights file (`--weights FILE`).
+    pub weights: &'static str,
+    /// How to give the one-sided database (`--bearoff-os FILE`).
+    pub bearoff_os: &'static str,
+    /// How to give the two-sided database (`--bearoff-ts FILE`).
+    pub bearoff_ts: &'static str,
+}
+
+impl OptionNames {
+    /// The command-line tools' flags.
+    pub const FLAGS: OptionNames = OptionNames {
+        weights: "--weights FILE",
+        bearoff_os: "--bearoff-os FILE",
+        bearoff_ts: "--bearoff-ts FILE",
+    };
+}
+
 impl EngineOptions {
     /// Finds the files: explicit paths first, then `$BGKIT_DATA` and gnubg's install
-    /// directories; an error says what was looked for and where.
+    /// directories; an error says what was looked for and where, and names the flags
+    /// that give a file.
     pub fn files(&self) -> Result<EngineFiles, EngineError> {
+        self.files_named(&OptionNames::FLAGS)
+    }
+
+    /// [`files`](Self::files), with errors that name the files' options as `names`.
+    pub fn files_named(&self, names: &OptionNames) -> Result<EngineFiles, EngineError> {
         let find = |given: Option<&Path>, what: &str, flag: &str, candidates: &[PathBuf]| {
             datadir::locate(given, what, flag, candidates).map_err(EngineError::NotFound)
         };
         let weights = find(
             self.weights.as_deref(),
             "weights file",
-            "--weights",
+            names.weights,
             &datadir::weights_candidates(),
         )?;
         if self.no_bearoff {
@@ -74,13 +101,13 @@ impl EngineOptions {
         let one_sided = find(
             self.bearoff_os.as_deref(),
             "one-sided bearoff database (gnubg_os0.bd)",
-            "--bearoff-os",
+            names.bearoff_os,
             &datadir::one_sided_candidates(),
         )?;
         let two_sided = find(
             self.bearoff_ts.as_deref(),
             "two-sided bearoff database (gnubg_ts0.bd)",
-            "--bearoff-ts",
+            names.bearoff_ts,
             &datadir::two_sided_candidates(),
         )?;
         Ok(EngineFiles {

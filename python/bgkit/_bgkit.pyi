@@ -76,7 +76,8 @@ class Evaluator:
         self, position: PositionLike, die1: int, die2: int, plies: int = 0
     ) -> Optional[tuple[Move, float]]: ...
 
-def simd_kernel() -> str: ...
+def simd_kernel() -> str:
+    """``"Scalar"``, ``"Avx2"`` or ``"Avx512"``; ``BGKIT_SIMD`` (any case) forces one, ``ValueError`` if it names none."""
 def bench_positions() -> npt.NDArray[np.uint8]:
     """The 4,096 contact positions ``evaluator bench`` times, ``(4096, 2, 25)``."""
 

@@ -4,7 +4,8 @@ as gnubg weights and duel it against pubeval with the `trainer` CLI.
 Steps (each printed as it runs):
 
 1. data: `datasets sample` self-play positions, `datasets rollout` labels them
-   (cubeless rollouts) into a `.bgds` file (skipped when --data already holds one);
+   (cubeless rollouts) into WORK/data.bgds (each skipped when its file is there from an
+   earlier run);
 2. inputs: the `.bgds` file mapped with bgkit.Dataset (no copy); its contact rows
    split into training and validation; mini-batches of gnubg's 250 contact inputs
    and the five rollout probabilities from Dataset.batches (seeded, the trainer's
@@ -75,6 +76,7 @@ def main():
     ap.add_argument("--batch", type=int, default=128)
     ap.add_argument("--duel-games", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--force", action="store_true", help="replace WORK/torch-contact.wd if it exists")
     a = ap.parse_args()
     bindir, work = Path(a.bin), Path(a.work)
     work.mkdir(parents=True, exist_ok=True)
@@ -84,12 +86,13 @@ def main():
 
     # 1. data
     data = work / "data.bgds"
+    positions = work / "positions.csv"
     if not data.exists():
         t = time.time()
-        run([bindir / "datasets", "sample", "--games", a.games, "--seed", a.seed, "-o", work / "positions.csv",
-             "--quiet", "--force"])
-        run([bindir / "datasets", "rollout", "--input", work / "positions.csv", "--trials", a.trials,
-             "--truncate", a.truncate, "--seed", a.seed, "-o", data, "--quiet", "--force"])
+        if not positions.exists():
+            run([bindir / "datasets", "sample", "--games", a.games, "--seed", a.seed, "-o", positions, "--quiet"])
+        run([bindir / "datasets", "rollout", "--input", positions, "--trials", a.trials,
+             "--truncate", a.truncate, "--seed", a.seed, "-o", data, "--quiet"])
         print(f"data: {time.time() - t:.0f} s")
 
     # 2. inputs
@@ -121,7 +124,7 @@ def main():
     # 4. weights
     out = work / "torch-contact.wd"
     weights = bgkit.Weights.load(GNUBG_WD).replace("contact", model.to_bgkit())
-    weights.save(out, force=True)
+    weights.save(out, force=a.force)
     print(f"wrote {out}: {weights}")
     ours = bgkit.Evaluator(out).evaluate(ds.boards(val))
     with torch.no_grad():

@@ -7,16 +7,22 @@ use gen_bearoff::{BearoffDb, BearoffError, OneSidedDb, TwoSidedDb};
 use numpy::PyArray1;
 use pyo3::prelude::*;
 
-use crate::errors::{file_error, guard, value_error};
+use crate::errors::{file_error, guard, nonempty, value_error};
 use crate::position as convert;
 
 /// A one-sided bearoff database (``gnubg_os0.bd`` or one ``gen-bearoff`` wrote), mapped.
+///
+/// Maps a one-sided database; ``bgkit.FileError`` naming the file if it is not one
+/// or is damaged.
 #[pyclass(name = "OneSidedDb", module = "bgkit", frozen)]
 pub struct PyOneSided {
     inner: OneSidedDb,
 }
 
 /// A two-sided bearoff database (``gnubg_ts0.bd`` or one ``gen-bearoff`` wrote), mapped.
+///
+/// Maps a two-sided database; ``bgkit.FileError`` naming the file if it is not one
+/// or is damaged.
 #[pyclass(name = "TwoSidedDb", module = "bgkit", frozen)]
 pub struct PyTwoSided {
     inner: TwoSidedDb,
@@ -39,7 +45,7 @@ type Pair<'py> = (Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<f32>>);
 
 /// One side's checkers: a sequence of up to 25 counts, index ``i`` = point ``i + 1``
 /// counted from that side's ace point.
-fn side(v: Vec<u8>) -> PyResult<[u8; 25]> {
+fn side(v: Vec<i64>) -> PyResult<[u8; 25]> {
     if v.len() > 25 {
         return Err(value_error(format!(
             "a side has at most 25 slots, got {}",
@@ -47,16 +53,18 @@ fn side(v: Vec<u8>) -> PyResult<[u8; 25]> {
         )));
     }
     let mut s = [0u8; 25];
-    s[..v.len()].copy_from_slice(&v);
+    for (i, (d, &n)) in s.iter_mut().zip(&v).enumerate() {
+        *d = u8::try_from(n)
+            .map_err(|_| value_error(format!("side[{i}] is {n}: a count of checkers is 0 or more")))?;
+    }
     Ok(s)
 }
 
 #[pymethods]
 impl PyOneSided {
-    /// Maps a one-sided database; ``bgkit.FileError`` naming the file if it is not one
-    /// or is damaged.
     #[new]
     fn new(path: PathBuf) -> PyResult<PyOneSided> {
+        let path = nonempty("path", path)?;
         guard(|| match open(&path)? {
             BearoffDb::OneSided(inner) => Ok(PyOneSided { inner }),
             _ => Err(file_error(format!(
@@ -79,14 +87,14 @@ impl PyOneSided {
 
     /// The database's index of one side (``side[i]`` checkers on point ``i + 1``);
     /// ``ValueError`` if the database does not cover it.
-    fn index_of(&self, side: Vec<u8>) -> PyResult<u64> {
+    fn index_of(&self, side: Vec<i64>) -> PyResult<u64> {
         guard(|| self.inner.index_of(&self::side(side)?).map_err(lookup_error))
     }
 
     /// The side's distributions as gnubg reads them: ``(bearoff, gammon)``, two
     /// ``(32,)`` float32 arrays, the probability of bearing off all checkers
     /// (``gammon``: the first checker) in exactly ``n`` rolls.
-    fn distribution<'py>(&self, py: Python<'py>, side: Vec<u8>) -> PyResult<Pair<'py>> {
+    fn distribution<'py>(&self, py: Python<'py>, side: Vec<i64>) -> PyResult<Pair<'py>> {
         guard(|| {
             let i = self.inner.index_of(&self::side(side)?).map_err(lookup_error)?;
             let p = self.inner.probabilities(i).map_err(lookup_error)?;
@@ -116,10 +124,9 @@ impl PyOneSided {
 
 #[pymethods]
 impl PyTwoSided {
-    /// Maps a two-sided database; ``bgkit.FileError`` naming the file if it is not one
-    /// or is damaged.
     #[new]
     fn new(path: PathBuf) -> PyResult<PyTwoSided> {
+        let path = nonempty("path", path)?;
         guard(|| match open(&path)? {
             BearoffDb::TwoSided(inner) => Ok(PyTwoSided { inner }),
             _ => Err(file_error(format!(

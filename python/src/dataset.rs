@@ -16,7 +16,7 @@ use numpy::{
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyList, PyTuple};
 
-use crate::errors::{file_error, guard, value_error};
+use crate::errors::{file_error, guard, int_arg, nonempty, value_error};
 use crate::inputs::{self, Kind};
 use crate::position as convert;
 
@@ -52,6 +52,9 @@ impl Source for Vec<Sample> {
 /// A ``.bgds`` file mapped into memory. Its columns are NumPy arrays over the mapped
 /// records, read-only, without a copy (each array's ``base`` is this object, which
 /// keeps the file mapped). ``bgkit.FileError`` naming the file if it is damaged.
+///
+/// Maps and checks a ``.bgds`` file (header, size, checksum, every record's
+/// values).
 #[pyclass(name = "Dataset", module = "bgkit", frozen)]
 pub struct PyDataset {
     inner: Arc<BinaryDataset>,
@@ -114,10 +117,9 @@ fn stride<T>() -> usize {
 
 #[pymethods]
 impl PyDataset {
-    /// Maps and checks a ``.bgds`` file (header, size, checksum, every record's
-    /// values).
     #[new]
     fn new(py: Python<'_>, path: PathBuf) -> PyResult<PyDataset> {
+        let path = nonempty("path", path)?;
         guard(|| {
             let inner = py.detach(|| BinaryDataset::open(&path)).map_err(file_error)?;
             Ok(PyDataset {
@@ -214,9 +216,9 @@ impl PyDataset {
     #[allow(clippy::too_many_arguments)]
     fn batches(
         &self,
-        batch_size: usize,
-        seed: u64,
-        epoch: u32,
+        batch_size: i128,
+        seed: i128,
+        epoch: i128,
         net: &str,
         indices: Indices<'_>,
         fixed_pip_loss: bool,
@@ -295,9 +297,9 @@ impl PySamples {
     #[allow(clippy::too_many_arguments)]
     fn batches(
         &self,
-        batch_size: usize,
-        seed: u64,
-        epoch: u32,
+        batch_size: i128,
+        seed: i128,
+        epoch: i128,
         net: &str,
         indices: Indices<'_>,
         fixed_pip_loss: bool,
@@ -322,6 +324,7 @@ impl PySamples {
 #[pyfunction]
 #[pyo3(signature = (path, format=None))]
 pub fn read_dataset(py: Python<'_>, path: PathBuf, format: Option<&str>) -> PyResult<PySamples> {
+    let path = nonempty("path", path)?;
     guard(|| {
         let format = match format {
             None => None,
@@ -373,7 +376,7 @@ fn checked_indices(n: usize, indices: Indices<'_>) -> PyResult<Vec<u32>> {
     })?;
     list.into_iter()
         .map(|i| {
-            if i < 0 || i as usize >= n {
+            if i < 0 || i >= n as i128 {
                 Err(value_error(format!(
                     "index {i} out of range (the dataset has {n} records)"
                 )))
@@ -386,9 +389,9 @@ fn checked_indices(n: usize, indices: Indices<'_>) -> PyResult<Vec<u32>> {
 
 /// The integers of a 1-D integer array (any integer dtype) or of a list or tuple of
 /// ints; `None` for anything else (a boolean mask, floats, a str).
-fn index_list(obj: &Bound<'_, PyAny>) -> PyResult<Option<Vec<i64>>> {
+fn index_list(obj: &Bound<'_, PyAny>) -> PyResult<Option<Vec<i128>>> {
     if let Ok(a) = obj.extract::<PyReadonlyArray1<'_, i64>>() {
-        return Ok(Some(a.as_array().to_vec()));
+        return Ok(Some(a.as_array().iter().map(|&i| i128::from(i)).collect()));
     }
     if let Ok(a) = obj.cast::<PyUntypedArray>() {
         if a.ndim() != 1 || !matches!(a.dtype().kind(), b'i' | b'u') {
@@ -403,7 +406,8 @@ fn index_list(obj: &Bound<'_, PyAny>) -> PyResult<Option<Vec<i64>>> {
         if item.is_instance_of::<PyBool>() {
             return Ok(None);
         }
-        match item.extract::<i64>() {
+        // i128: a uint64 or a huge int is an index out of range, not a wrong type.
+        match item.extract::<i128>() {
             Ok(i) => out.push(i),
             Err(_) => return Ok(None),
         }
@@ -431,15 +435,18 @@ impl Batches {
     #[allow(clippy::too_many_arguments)]
     fn new(
         src: Arc<dyn Source>,
-        batch_size: usize,
-        seed: u64,
-        epoch: u32,
+        batch_size: i128,
+        seed: i128,
+        epoch: i128,
         net: &str,
         indices: Indices<'_>,
         fixed_pip_loss: bool,
         drop_last: bool,
     ) -> PyResult<Batches> {
         guard(|| {
+            let batch_size: usize = int_arg("batch_size", batch_size)?;
+            let seed: u64 = int_arg("seed", seed)?;
+            let epoch: u32 = int_arg("epoch", epoch)?;
             if batch_size == 0 {
                 return Err(value_error("batch_size must be at least 1"));
             }

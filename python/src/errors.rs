@@ -5,6 +5,7 @@
 //! every entry point runs under [`guard`], which turns one into `RuntimeError`.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::PathBuf;
 
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -24,6 +25,22 @@ pub fn value_error(e: impl std::fmt::Display) -> PyErr {
 /// `bgkit.FileError` with the error's message.
 pub fn file_error(e: impl std::fmt::Display) -> PyErr {
     FileError::new_err(e.to_string())
+}
+
+/// `path`, or `ValueError` naming the argument `arg` if it is empty (an empty path
+/// names no file; the command-line tools refuse an empty value too).
+pub fn nonempty(arg: &str, path: PathBuf) -> PyResult<PathBuf> {
+    if path.as_os_str().is_empty() {
+        return Err(value_error(format!("{arg}: an empty path names no file")));
+    }
+    Ok(path)
+}
+
+/// The integer argument `arg` as a `T`, or `ValueError` naming it and the value when
+/// it is outside `T`'s range (a Python int can be anything; PyO3 would raise a bare
+/// `OverflowError`).
+pub fn int_arg<T: TryFrom<i128>>(arg: &str, value: i128) -> PyResult<T> {
+    T::try_from(value).map_err(|_| value_error(format!("{arg} {value} is out of range")))
 }
 
 /// Runs `f`, turning a panic into `RuntimeError` (it would be a bug in bgkit).

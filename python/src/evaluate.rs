@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use board::{MoveGen, Position};
-use evaluator::engine::{EngineError, EngineOptions};
+use evaluator::engine::{EngineError, EngineOptions, OptionNames};
 use evaluator::eval::{EvalError, Probabilities};
 use evaluator::search::{Lookahead, FILTERS_NORMAL};
 use evaluator::weights::Shapes;
@@ -14,7 +14,7 @@ use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray3};
 use pyo3::prelude::*;
 use rayon::prelude::*;
 
-use crate::errors::{detached, file_error, guard, value_error};
+use crate::errors::{detached, file_error, guard, nonempty, value_error};
 use crate::nets::PyWeights;
 use crate::position as convert;
 use crate::position::{dice, PyMove};
@@ -22,8 +22,22 @@ use crate::position::{dice, PyMove};
 /// Positions per `evaluate_all` call in a batch, as `evaluator bench` times it.
 const CHUNK: usize = 64;
 
+/// How the "not found" errors say to give each file.
+const PY_NAMES: OptionNames = OptionNames {
+    weights: "weights=PATH",
+    bearoff_os: "bearoff_os=PATH",
+    bearoff_ts: "bearoff_ts=PATH",
+};
+
 /// gnubg's 0-ply cubeless evaluator (with lookahead on request): a weights file's nets
 /// and the one- and two-sided bearoff databases.
+///
+/// An evaluator from a weights file (``gnubg.wd`` or ``gnubg.weights``; a path or
+/// a :class:`Weights`) and the bearoff databases ``gnubg_os0.bd`` and
+/// ``gnubg_ts0.bd``. A file not given is looked for as the ``evaluator`` command
+/// does: ``$BGKIT_DATA``, then gnubg's install directories. ``no_bearoff=True``
+/// uses no databases (race net everywhere; not gnubg's answers). Raises
+/// ``bgkit.FileError`` naming a file that is missing or damaged.
 #[pyclass(name = "Evaluator", module = "bgkit", frozen)]
 pub struct PyEvaluator {
     inner: Evaluator,
@@ -47,11 +61,13 @@ fn eval_error(e: EvalError) -> PyErr {
 /// times the one before; 4 plies take seconds a position).
 const MAX_PLIES: u32 = 4;
 
-fn check_plies(plies: u32) -> PyResult<()> {
-    if plies > MAX_PLIES {
-        return Err(value_error(format!("plies {plies}: at most {MAX_PLIES}")));
+/// `plies` (a Python int) as a depth, or `ValueError` naming it.
+fn check_plies(plies: i64) -> PyResult<u32> {
+    match u32::try_from(plies) {
+        Ok(p) if p <= MAX_PLIES => Ok(p),
+        Ok(_) => Err(value_error(format!("plies {plies}: at most {MAX_PLIES}"))),
+        Err(_) => Err(value_error(format!("plies {plies}: a depth is 0 to {MAX_PLIES}"))),
     }
-    Ok(())
 }
 
 /// A batch to evaluate: positions already built, or the bytes of a `(n, 2, 25)` board
@@ -133,12 +149,6 @@ impl PyEvaluator {
 
 #[pymethods]
 impl PyEvaluator {
-    /// An evaluator from a weights file (``gnubg.wd`` or ``gnubg.weights``; a path or
-    /// a :class:`Weights`) and the bearoff databases ``gnubg_os0.bd`` and
-    /// ``gnubg_ts0.bd``. A file not given is looked for as the ``evaluator`` command
-    /// does: ``$BGKIT_DATA``, then gnubg's install directories. ``no_bearoff=True``
-    /// uses no databases (race net everywhere; not gnubg's answers). Raises
-    /// ``bgkit.FileError`` naming a file that is missing or damaged.
     #[new]
     #[pyo3(signature = (weights=None, bearoff_os=None, bearoff_ts=None, no_bearoff=false))]
     fn new(
@@ -149,11 +159,13 @@ impl PyEvaluator {
         no_bearoff: bool,
     ) -> PyResult<PyEvaluator> {
         guard(|| {
+            evaluator::simd::requested_kernel().map_err(value_error)?;
             if no_bearoff && (bearoff_os.is_some() || bearoff_ts.is_some()) {
                 return Err(value_error(
                     "no_bearoff=True uses no databases: give it or bearoff_os/bearoff_ts, not both",
                 ));
             }
+            // A path (`Ok(Some)`), none (`Ok(None)`: looked for), or weights in memory.
             let given = match weights {
                 Some(w) => match w.cast::<PyWeights>() {
                     // The rules a weights file meets to load here (gnubg's six nets).
@@ -163,24 +175,23 @@ impl PyEvaluator {
                             .map_err(|e| value_error(format!("these weights cannot be evaluated: {e}")))?;
                         w.clone()
                     }),
-                    Err(_) => Ok(w.extract::<PathBuf>()?),
+                    Err(_) => Ok(Some(nonempty("weights", w.extract::<PathBuf>()?)?)),
                 },
-                None => Ok(PathBuf::new()),
+                None => Ok(None),
             };
             let opts = EngineOptions {
                 weights: match &given {
-                    Ok(p) if p.as_os_str().is_empty() => None,
-                    Ok(p) => Some(p.clone()),
+                    Ok(p) => p.clone(),
                     Err(_) => Some(PathBuf::from("(in memory)")),
                 },
-                bearoff_os,
-                bearoff_ts,
+                bearoff_os: bearoff_os.map(|p| nonempty("bearoff_os", p)).transpose()?,
+                bearoff_ts: bearoff_ts.map(|p| nonempty("bearoff_ts", p)).transpose()?,
                 no_bearoff,
             };
             let (inner, weights_name) = detached(
                 py,
                 || {
-                    let files = opts.files()?;
+                    let files = opts.files_named(&PY_NAMES)?;
                     match given {
                         Ok(_) => Ok((files.evaluator(None)?, files.weights.display().to_string())),
                         Err(w) => {
@@ -215,10 +226,10 @@ impl PyEvaluator {
         &self,
         py: Python<'py>,
         positions: &Bound<'py, PyAny>,
-        plies: u32,
+        plies: i64,
     ) -> PyResult<Bound<'py, PyArray2<f32>>> {
         guard(|| {
-            check_plies(plies)?;
+            let plies = check_plies(plies)?;
             let probs = if let Ok(a) = positions.extract::<PyReadonlyArray3<u8>>() {
                 let raw = convert::board_bytes(&a)?;
                 detached(py, || self.run(Batch::Boards(&raw), plies), |e| e)?
@@ -259,14 +270,14 @@ impl PyEvaluator {
         &self,
         py: Python<'_>,
         position: &Bound<'_, PyAny>,
-        die1: u8,
-        die2: u8,
-        plies: u32,
+        die1: i64,
+        die2: i64,
+        plies: i64,
     ) -> PyResult<Option<(PyMove, f32)>> {
         guard(|| {
             let pos = convert::one_position(position)?;
             let d = dice(die1, die2)?;
-            check_plies(plies)?;
+            let plies = check_plies(plies)?;
             let best = detached(
                 py,
                 || {
@@ -286,11 +297,15 @@ impl PyEvaluator {
     }
 }
 
-/// The hidden-layer kernel in use: ``"Scalar"``, ``"Avx2"`` or ``"Avx512"``
-/// (``BGKIT_SIMD`` forces one, as for the command-line tools).
+/// The hidden-layer kernel in use: ``"Scalar"``, ``"Avx2"`` or ``"Avx512"``.
+/// ``BGKIT_SIMD`` forces one, as for the command-line tools: ``scalar``, ``avx2`` or
+/// ``avx512`` in any case (these names too), set before the first evaluation; a kernel
+/// the CPU lacks falls back to the best one below it. ``ValueError`` if ``BGKIT_SIMD``
+/// names no kernel (:class:`Evaluator` raises it too).
 #[pyfunction]
-pub fn simd_kernel() -> String {
-    format!("{:?}", evaluator::simd::kernel())
+pub fn simd_kernel() -> PyResult<String> {
+    evaluator::simd::requested_kernel().map_err(value_error)?;
+    Ok(format!("{:?}", evaluator::simd::kernel()))
 }
 
 /// The 4,096 contact positions ``evaluator bench`` times, as a ``(4096, 2, 25)``

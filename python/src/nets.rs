@@ -5,15 +5,24 @@
 use std::path::PathBuf;
 
 use evaluator::weights::{Net, Shapes, Weights, WeightsError, WeightsFormat, NET_INPUTS, NET_NAMES};
-use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
+use numpy::ndarray::{Dimension, Ix1, Ix2};
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray, PyUntypedArrayMethods};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 
-use crate::errors::{file_error, guard, value_error};
+use crate::errors::{file_error, guard, nonempty, value_error};
+use crate::position::shape_text;
 
 /// One net with one hidden layer, as gnubg computes it:
 /// ``hidden = 1 / (1 + exp(-beta_hidden * (x @ hidden_weights + hidden_bias)))`` and
 /// ``out = 1 / (1 + exp(-beta_output * (output_weights @ hidden + output_bias)))``.
 /// gnubg's nets have ``beta_hidden = 0.1``, ``beta_output = 1`` and 5 outputs.
+///
+/// A net from arrays: ``hidden_weights`` ``(inputs, hidden)`` (a PyTorch
+/// ``Linear(inputs, hidden).weight`` transposed), ``hidden_bias`` ``(hidden,)``,
+/// ``output_weights`` ``(outputs, hidden)`` (PyTorch's layout), ``output_bias``
+/// ``(outputs,)``; float32. ``ValueError`` if the shapes disagree or a value is
+/// not finite.
 #[pyclass(name = "Net", module = "bgkit", frozen)]
 #[derive(Clone)]
 pub struct PyNet {
@@ -24,24 +33,39 @@ fn floats<'py>(py: Python<'py>, v: &[f32], shape: [usize; 2]) -> PyResult<Bound<
     PyArray1::from_slice(py, v).reshape(shape)
 }
 
+/// `obj` as a read-only float32 array of `D`'s dimensions, or `TypeError` naming the
+/// argument and what it is (NumPy's default dtype is float64: say so, not just "type
+/// mismatch").
+fn f32_array<'py, D: Dimension>(
+    name: &str,
+    obj: &Bound<'py, PyAny>,
+) -> PyResult<PyReadonlyArray<'py, f32, D>> {
+    obj.extract::<PyReadonlyArray<'py, f32, D>>().map_err(|_| {
+        let dims = D::NDIM.unwrap_or(0);
+        PyTypeError::new_err(format!(
+            "{name} must be a {dims}-D float32 NumPy array (.astype(numpy.float32)), got {}",
+            crate::position::what_is(obj).unwrap_or_default()
+        ))
+    })
+}
+
 #[pymethods]
 impl PyNet {
-    /// A net from arrays: ``hidden_weights`` ``(inputs, hidden)`` (a PyTorch
-    /// ``Linear(inputs, hidden).weight`` transposed), ``hidden_bias`` ``(hidden,)``,
-    /// ``output_weights`` ``(outputs, hidden)`` (PyTorch's layout), ``output_bias``
-    /// ``(outputs,)``; float32. ``ValueError`` if the shapes disagree or a value is
-    /// not finite.
     #[new]
     #[pyo3(signature = (hidden_weights, hidden_bias, output_weights, output_bias, beta_hidden=0.1, beta_output=1.0))]
     fn new(
-        hidden_weights: PyReadonlyArray2<f32>,
-        hidden_bias: PyReadonlyArray1<f32>,
-        output_weights: PyReadonlyArray2<f32>,
-        output_bias: PyReadonlyArray1<f32>,
+        hidden_weights: &Bound<'_, PyAny>,
+        hidden_bias: &Bound<'_, PyAny>,
+        output_weights: &Bound<'_, PyAny>,
+        output_bias: &Bound<'_, PyAny>,
         beta_hidden: f32,
         beta_output: f32,
     ) -> PyResult<PyNet> {
         guard(|| {
+            let hidden_weights = f32_array::<Ix2>("hidden_weights", hidden_weights)?;
+            let hidden_bias = f32_array::<Ix1>("hidden_bias", hidden_bias)?;
+            let output_weights = f32_array::<Ix2>("output_weights", output_weights)?;
+            let output_bias = f32_array::<Ix1>("output_bias", output_bias)?;
             let hw = hidden_weights.as_array();
             let ow = output_weights.as_array();
             let (inputs, hidden) = (hw.shape()[0], hw.shape()[1]);
@@ -51,15 +75,17 @@ impl PyNet {
                     Ok(())
                 } else {
                     Err(value_error(format!(
-                        "{what} has shape {got:?}, expected {want:?}"
+                        "{what} has shape {}, expected {}",
+                        shape_text(got),
+                        shape_text(want)
                     )))
                 }
             };
             if inputs == 0 || hidden == 0 || outputs == 0 {
                 return Err(value_error(format!(
-                    "a net needs inputs, hidden units and outputs (hidden_weights {:?}, output_weights {:?})",
-                    hw.shape(),
-                    ow.shape()
+                    "a net needs inputs, hidden units and outputs (hidden_weights {}, output_weights {})",
+                    shape_text(hw.shape()),
+                    shape_text(ow.shape())
                 )));
             }
             want("hidden_bias", hidden_bias.shape(), &[hidden])?;
@@ -186,6 +212,10 @@ impl PyNet {
 /// A weights file's nets: gnubg's six (contact, race, crashed, then the pruning nets
 /// for contact, crashed and race, with 250, 214, 250, 200, 200, 200 inputs) or any
 /// other number as bgkit's trainer writes for its own encodings.
+///
+/// Weights from a list of :class:`Net` (gnubg's six in gnubg's order, checked for
+/// gnubg's input counts) and a version: ``"1.00"`` loads in Debian's gnubg 1.07
+/// and keeps its PIPLOSS input; ``"1.01"`` selects the fixed PIPLOSS rule.
 #[pyclass(name = "Weights", module = "bgkit", frozen)]
 pub struct PyWeights {
     pub inner: Weights,
@@ -235,9 +265,6 @@ fn net_index(name: &Bound<'_, PyAny>, count: usize) -> PyResult<usize> {
 
 #[pymethods]
 impl PyWeights {
-    /// Weights from a list of :class:`Net` (gnubg's six in gnubg's order, checked for
-    /// gnubg's input counts) and a version: ``"1.00"`` loads in Debian's gnubg 1.07
-    /// and keeps its PIPLOSS input; ``"1.01"`` selects the fixed PIPLOSS rule.
     #[new]
     #[pyo3(signature = (nets, version="1.00"))]
     fn new(nets: Vec<PyRef<'_, PyNet>>, version: &str) -> PyResult<PyWeights> {
@@ -256,6 +283,7 @@ impl PyWeights {
     /// if it is missing or damaged.
     #[staticmethod]
     fn load(path: PathBuf) -> PyResult<PyWeights> {
+        let path = nonempty("path", path)?;
         guard(|| {
             Ok(PyWeights {
                 inner: Weights::load_any(&path).map_err(file_error)?,
@@ -337,6 +365,7 @@ impl PyWeights {
     /// An existing file is kept (``bgkit.FileError``) unless ``force=True``.
     #[pyo3(signature = (path, format=None, force=false))]
     fn save(&self, py: Python<'_>, path: PathBuf, format: Option<&str>, force: bool) -> PyResult<()> {
+        let path = nonempty("path", path)?;
         guard(|| {
             let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
             let format = match (format, ext) {

@@ -19,6 +19,11 @@ use crate::errors::{guard, value_error};
 /// A backgammon position in gnubg's layout: ``board[1]`` is the side on roll,
 /// ``board[0]`` the side not on roll, each a 25-slot array counted from that side's
 /// own ace point (index 24: its bar). Immutable and hashable.
+///
+/// A position from a ``(2, 25)`` board (``board[1]`` on roll), a text (a Position
+/// ID, ``PositionID:MatchID`` as gnubg shows them, or an XGID: the board only, the
+/// player whose turn it is on roll), or another ``Position``; raises
+/// ``ValueError`` if it breaks the rules.
 #[pyclass(name = "Position", module = "bgkit", frozen, eq, hash)]
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct PyPosition {
@@ -29,7 +34,7 @@ pub struct PyPosition {
 /// mover's side (call ``result.swapped()`` to give the opponent the roll).
 #[pyclass(name = "Move", module = "bgkit", frozen)]
 pub struct PyMove {
-    /// Standard notation, e.g. ``"24/18 13/11"``.
+    /// Standard notation, e.g. ``"24/18, 13/11"`` (as ``evaluator moves`` writes it).
     #[pyo3(get)]
     pub notation: String,
     /// gnubg's notation, e.g. ``"24/18 13/11"`` or ``"24/18(2) 13/7(2)"``.
@@ -65,16 +70,18 @@ impl PyMove {
     }
 }
 
-pub fn dice(d1: u8, d2: u8) -> PyResult<Dice> {
-    Dice::new(d1, d2).map_err(value_error)
+/// The roll `d1`, `d2` (Python ints), or `ValueError` naming it.
+pub fn dice(d1: i64, d2: i64) -> PyResult<Dice> {
+    match (u8::try_from(d1), u8::try_from(d2)) {
+        (Ok(a), Ok(b)) => Dice::new(a, b).map_err(value_error),
+        _ => Err(value_error(format!(
+            "invalid dice '{d1} {d2}': each die must be 1-6"
+        ))),
+    }
 }
 
 #[pymethods]
 impl PyPosition {
-    /// A position from a ``(2, 25)`` board (``board[1]`` on roll), a text (a Position
-    /// ID, ``PositionID:MatchID`` as gnubg shows them, or an XGID: the board only, the
-    /// player whose turn it is on roll), or another ``Position``; raises
-    /// ``ValueError`` if it breaks the rules.
     #[new]
     fn new(value: &Bound<'_, PyAny>) -> PyResult<PyPosition> {
         guard(|| {
@@ -166,7 +173,7 @@ impl PyPosition {
 
     /// The legal moves for a roll, in gnubg's order, one per distinct resulting
     /// position (empty when no move is legal).
-    fn legal_moves(&self, die1: u8, die2: u8) -> PyResult<Vec<PyMove>> {
+    fn legal_moves(&self, die1: i64, die2: i64) -> PyResult<Vec<PyMove>> {
         guard(|| {
             Ok(self
                 .inner
@@ -220,8 +227,8 @@ pub fn one_position(obj: &Bound<'_, PyAny>) -> PyResult<Position> {
         let v = a.as_array();
         if v.shape() != [2, 25] {
             return Err(value_error(format!(
-                "a board has shape (2, 25), got {:?}",
-                v.shape()
+                "a board has shape (2, 25), got {}",
+                shape_text(v.shape())
             )));
         }
         let row: Vec<u8> = v.iter().copied().collect();
@@ -257,6 +264,17 @@ pub fn positions_of(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Position>> {
         "positions are a (n, 2, 25) uint8 array or a list of Position IDs (or PositionID:MatchID, XGIDs), Positions or boards, got {}",
         what_is(obj)?
     )))
+}
+
+/// A shape in Python's notation: `(3, 2, 25)`, `(5,)`.
+pub fn shape_text(shape: &[usize]) -> String {
+    match shape {
+        [n] => format!("({n},)"),
+        _ => format!(
+            "({})",
+            shape.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")
+        ),
+    }
 }
 
 /// An object's type for an error message; for a NumPy array, its shape and dtype
@@ -298,8 +316,8 @@ pub fn positions_of_boards(a: &PyReadonlyArray3<u8>) -> PyResult<Vec<Position>> 
 pub fn board_bytes(a: &PyReadonlyArray3<u8>) -> PyResult<Vec<u8>> {
     if a.shape()[1..] != [2, 25] {
         return Err(value_error(format!(
-            "boards have shape (n, 2, 25), got {:?}",
-            a.shape()
+            "boards have shape (n, 2, 25), got {}",
+            shape_text(a.shape())
         )));
     }
     // `as_slice` hands back a Fortran-ordered array's memory too, in memory order: only

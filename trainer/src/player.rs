@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use board::{Dice, DiceStream, Move, MoveGen, Position};
 use evaluator::bearoff::BearoffDbs;
+use evaluator::engine::OptionNames;
 use evaluator::nets::GnubgNets;
 use evaluator::search::{Lookahead, FILTERS_NORMAL};
 use evaluator::weights::Weights;
@@ -194,14 +195,14 @@ impl DataPaths {
         let os = datadir::locate(
             self.bearoff_os.as_deref(),
             "one-sided bearoff database (gnubg_os0.bd)",
-            "--bearoff-os",
+            OptionNames::FLAGS.bearoff_os,
             &datadir::one_sided_candidates(),
         )
         .map_err(TrainerError::Invalid)?;
         let ts = datadir::locate(
             self.bearoff_ts.as_deref(),
             "two-sided bearoff database (gnubg_ts0.bd)",
-            "--bearoff-ts",
+            OptionNames::FLAGS.bearoff_ts,
             &datadir::two_sided_candidates(),
         )
         .map_err(TrainerError::Invalid)?;
