@@ -51,8 +51,9 @@ pub fn check_not_input(output: &Path, inputs: &[&Path]) -> Result<()> {
 }
 
 /// The rule for one output file: refused when it is one of `inputs` (always), when it
-/// names a directory or its directory does not exist (always: the job would run and then
-/// fail to put its file in place), or when it exists and `force` is not given.
+/// names a directory, a FIFO, a device or a socket, or its directory does not exist
+/// (always: the job would run and then fail to put its file in place, or replace what
+/// is not a file), or when it exists and `force` is not given.
 pub fn check(output: &Path, inputs: &[&Path], force: bool) -> Result<()> {
     check_not_input(output, inputs)?;
     if std::fs::metadata(output).is_ok_and(|m| m.is_dir()) {
@@ -74,6 +75,14 @@ pub fn check(output: &Path, inputs: &[&Path], force: bool) -> Result<()> {
             output.display(),
             parent.display()
         ),
+    }
+    // A FIFO, a device or a socket (or a link to one) is never a file to replace: the
+    // rename would put a regular file in its place (as root, `/dev/full` itself).
+    if std::fs::metadata(output).is_ok_and(|m| !m.is_file()) {
+        bail!(
+            "{} is not a regular file (a FIFO, device or socket): name a file to write",
+            output.display()
+        );
     }
     if !force && std::fs::symlink_metadata(output).is_ok() {
         bail!("{} exists (use --force to replace it)", output.display());
@@ -153,6 +162,42 @@ mod tests {
         let e = check(&out, &[], false).unwrap_err().to_string();
         assert_eq!(e, format!("{} exists (use --force to replace it)", out.display()));
         check(&out, &[], true).unwrap();
+    }
+
+    #[test]
+    fn a_fifo_or_a_device_is_refused_even_with_force() {
+        let d = dir("special");
+        let fifo = d.0.join("f.bd");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if !made.is_ok_and(|s| s.success()) {
+            eprintln!("skipped the FIFO: mkfifo is not available");
+            return;
+        }
+        // /dev/null is a character device on every Unix; a link to it is refused too.
+        let link = d.0.join("null.bd");
+        std::os::unix::fs::symlink("/dev/null", &link).unwrap();
+        for out in [fifo.as_path(), Path::new("/dev/null"), link.as_path()] {
+            for force in [false, true] {
+                let e = check(out, &[], force).unwrap_err().to_string();
+                assert_eq!(
+                    e,
+                    format!(
+                        "{} is not a regular file (a FIFO, device or socket): name a file to write",
+                        out.display()
+                    )
+                );
+            }
+        }
+        // A link to a regular file is a file that exists.
+        let file = d.0.join("real.bd");
+        std::fs::write(&file, "x").unwrap();
+        let to_file = d.0.join("to-real.bd");
+        std::os::unix::fs::symlink(&file, &to_file).unwrap();
+        assert!(check(&to_file, &[], false)
+            .unwrap_err()
+            .to_string()
+            .ends_with("exists (use --force to replace it)"));
+        check(&to_file, &[], true).unwrap();
     }
 
     #[test]

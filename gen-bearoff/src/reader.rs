@@ -106,6 +106,11 @@ pub fn check_sidecar(path: &Path) -> Result<bool, BearoffError> {
         Ok(Sidecar::Matches) => Ok(true),
         Ok(Sidecar::Missing) => Ok(false),
         Ok(Sidecar::Mismatch(why)) => Err(BearoffError::corrupt(path, why)),
-        Err(e) => Err(BearoffError::io(path, "cannot check the checksum of", e)),
+        // The sidecar or the database could not be read (the error says which way).
+        Err(e) => Err(BearoffError::io(
+            path,
+            "cannot check it against its .sha256 sidecar",
+            e,
+        )),
     }
 }

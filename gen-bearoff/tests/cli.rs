@@ -18,6 +18,22 @@ fn bad_flags_and_files_exit_2_with_one_message() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.starts_with("gen-bearoff: "), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
+    // The ranges the flags take, also for values no byte holds.
+    for (args, needle) in [
+        (["one-sided", "-p", "-1"], "-1 is not in 1..=24"),
+        (["one-sided", "-p", "25"], "25 is not in 1..=24"),
+        (["two-sided", "-c", "16"], "16 is not in 1..=15"),
+    ] {
+        let out = ours()
+            .args(args)
+            .arg("-o")
+            .arg(dir.join("x.bd"))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.starts_with("gen-bearoff: ") && err.contains(needle), "{err}");
+    }
     let missing = dir.join("missing.bd");
     let out = ours()
         .args(["dump"])

@@ -121,6 +121,43 @@ fn an_existing_output_is_refused_unless_forced() {
     assert_ne!(std::fs::read(&out).unwrap(), b"an older database");
 }
 
+/// The checksum sidecar is an output too: a user's `FILE.sha256` is replaced only with
+/// `--force`, and one that cannot be written (a directory) is refused before the build,
+/// leaving no database behind (it used to be found after the database was in place).
+#[test]
+fn the_checksum_sidecar_follows_the_output_rule() {
+    let dir = Scratch::new("gen-bearoff", "table-sidecar");
+    let out = dir.join("m.bd");
+    let side = dir.join("m.bd.sha256");
+    std::fs::write(&side, b"mine").unwrap();
+    let o = out.to_str().unwrap();
+    for args in [
+        vec!["one-sided", "-p", "2", "-q", "-o", o],
+        vec!["two-sided", "-p", "2", "-c", "2", "-q", "-o", o],
+        vec!["hyper", "-c", "1", "-q", "-o", o],
+    ] {
+        case_existing_output(
+            TOOL,
+            BIN,
+            &args,
+            &side,
+            "m.bd.sha256 exists (use --force to replace it)",
+        );
+        assert!(!out.exists(), "{args:?}");
+    }
+    let r = run(BIN, &["one-sided", "-p", "2", "-q", "--force", "-o", o]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let verified = run(BIN, &["verify", o]);
+    assert_eq!(verified.code, Some(0), "{}", verified.stderr);
+    std::fs::remove_file(&out).unwrap();
+    std::fs::remove_file(&side).unwrap();
+    std::fs::create_dir(&side).unwrap();
+    let r = run(BIN, &["one-sided", "-p", "2", "-q", "--force", "-o", o]);
+    assert_eq!(r.code, Some(2));
+    assert!(r.stderr.contains("m.bd.sha256 is a directory"), "{}", r.stderr);
+    assert!(!out.exists());
+}
+
 #[test]
 fn a_missing_input_is_one_error() {
     for args in [

@@ -124,8 +124,10 @@ fn bad_options_are_clean_errors() {
     let dir = scratch("hyper-errors");
     let f = p(&dir, "x.bd");
     for (args, needle) in [
-        (vec!["hyper", "-c", "4", "-o", &f], "1 to 3 checkers"),
-        (vec!["hyper", "-c", "0", "-o", &f], "1 to 3 checkers"),
+        (vec!["hyper", "-c", "4", "-o", &f], "4 is not in 1..=3"),
+        (vec!["hyper", "-c", "0", "-o", &f], "0 is not in 1..=3"),
+        // Not "0..=255" (a byte's range) for a value no byte holds.
+        (vec!["hyper", "-c", "-1", "-o", &f], "-1 is not in 1..=3"),
         (vec!["hyper", "-c", "2", "-t", "2", "-o", &f], "threshold"),
         (vec!["hyper", "-c", "2", "--threshold=-1", "-o", &f], "threshold"),
         // The exact solver's f64 sweeps may never change every value by less than

@@ -16,11 +16,11 @@ pub enum FormatChoice {
     /// gnubg's header when gnubg can read the result (at most 23 points, under 2 GiB),
     /// else bgkit's wide one.
     Auto,
-    /// Always gnubg's header (at most 23 points; a compressed one-sided file fails if an
-    /// offset does not fit in 32 bits).
+    /// Always gnubg's header (at most 23 points; where the layout has offsets, a
+    /// compressed one-sided file, each must fit in 32 bits).
     Gnubg,
-    /// Always bgkit's wide header (compressed one-sided files: 64-bit offsets; other
-    /// layouts are gnubg's).
+    /// Always bgkit's wide header (64-bit offsets where the layout has them, a
+    /// compressed one-sided file; otherwise the records are laid out as gnubg's).
     Wide,
 }
 
@@ -137,4 +137,13 @@ fn refuse_a_header(path: &Path) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// The output rule for a database ([`cli_support::outputs::check`]) and for its
+/// checksum sidecar `<file>.sha256`, which the run writes too: a sidecar already there
+/// is replaced only with `--force`, and one that cannot be written (a directory) is
+/// refused before the build, not after the database is in place.
+pub fn check_database_output(output: &Path, force: bool) -> Result<()> {
+    cli_support::outputs::check(output, &[], force)?;
+    cli_support::outputs::check(&fileio::checksum::sidecar_path(output), &[], force)
 }

@@ -21,7 +21,7 @@ use super::common::{global_threads, note, phase_bar};
 #[derive(Parser, Debug)]
 pub struct Args {
     /// Checkers per side: 1, 2 or 3.
-    #[arg(long, short = 'c')]
+    #[arg(long, short = 'c', value_parser = clap::value_parser!(u8).range(1..=3))]
     pub checkers: u8,
     /// Stop when an iteration changes no stored quantity by more than T (default 1e-9;
     /// with --gnubg-compat gnubg's 1e-5).
@@ -219,7 +219,7 @@ impl Display {
 /// Runs `hyper`.
 pub fn run(args: Args) -> Result<ExitCode> {
     global_threads(args.threads)?;
-    cli_support::outputs::check(&args.output, &[], args.force)?;
+    super::common::check_database_output(&args.output, args.force)?;
     if !(1..=3).contains(&args.checkers) {
         bail!(
             "hypergammon databases have 1 to 3 checkers per side, not {}",

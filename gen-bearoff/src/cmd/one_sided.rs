@@ -26,10 +26,10 @@ use super::common::{
 #[derive(Parser, Debug)]
 pub struct Args {
     /// Points per side (gnubg allows 1-13; up to 24 here).
-    #[arg(long, short = 'p')]
+    #[arg(long, short = 'p', value_parser = clap::value_parser!(u8).range(1..=24))]
     pub points: u8,
     /// Checkers per side (1-15; gnubg always uses 15).
-    #[arg(long, short = 'c', default_value_t = 15)]
+    #[arg(long, short = 'c', default_value_t = 15, value_parser = clap::value_parser!(u8).range(1..=15))]
     pub checkers: u8,
     /// Leave out the gammon (first checker off) distributions (gnubg -g).
     #[arg(long)]
@@ -37,8 +37,9 @@ pub struct Args {
     /// Write fixed 32-value arrays instead of the compressed layout (gnubg -c).
     #[arg(long)]
     pub no_compress: bool,
-    /// Approximate by normal distributions (gnubg -n).
-    #[arg(long)]
+    /// Approximate by normal distributions (gnubg -n; always with gammons, in its own
+    /// fixed layout, so --no-gammon and --no-compress do not apply).
+    #[arg(long, conflicts_with_all = ["no_gammon", "no_compress"])]
     pub normal_dist: bool,
     /// Write no header (gnubg -H); such files need --assume-header to be read.
     #[arg(long)]
@@ -66,7 +67,7 @@ pub struct Args {
 /// Runs `one-sided`.
 pub fn run(args: Args) -> Result<ExitCode> {
     global_threads(args.threads)?;
-    cli_support::outputs::check(&args.output, &[], args.force)?;
+    super::common::check_database_output(&args.output, args.force)?;
     if !(1..=24).contains(&args.points) {
         bail!("--points must be 1-24, got {}", args.points);
     }

@@ -86,10 +86,10 @@ pub struct Spec {
     #[arg(value_name = "PxC")]
     pub size: Option<String>,
     /// Points per side (gnubg uses 6).
-    #[arg(long, short = 'p')]
+    #[arg(long, short = 'p', value_parser = clap::value_parser!(u8).range(1..=24))]
     pub points: Option<u8>,
     /// Checkers per side (gnubg allows up to 11; up to 15 here).
-    #[arg(long, short = 'c')]
+    #[arg(long, short = 'c', value_parser = clap::value_parser!(u8).range(1..=15))]
     pub checkers: Option<u8>,
     /// Store only the cubeless equity (gnubg -C).
     #[arg(long)]
@@ -165,7 +165,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let Some(output) = args.output.clone() else {
         bail!("give the output file with -o FILE");
     };
-    cli_support::outputs::check(&output, &[], args.force)?;
+    super::common::check_database_output(&output, args.force)?;
     let n = PositionIndex::new(usize::from(points), usize::from(checkers))
         .expect("checked")
         .count();

@@ -192,7 +192,7 @@ fn run_assemble(args: &Args, dir: &Path, plan: &WorkPlan) -> Result<ExitCode> {
     // The work directory and its files are refused here (they are what the assembly
     // reads), so the output rule has no inputs left to check.
     check_not_a_work_file(&output, dir)?;
-    cli_support::outputs::check(&output, &[], args.force)?;
+    super::common::check_database_output(&output, args.force)?;
     let start = Instant::now();
     let header = Header {
         kind: Kind::TwoSided(plan.params),

@@ -162,12 +162,13 @@ pub(super) fn plan_for(
     let row_bytes = n * 2 * planes as u64;
     if fixed + (1 << 20) > memory_limit || table_bytes + row_bytes > memory_limit {
         return Err(BearoffError::Memory(format!(
-            "two-sided {}x{} needs at least {} of memory (window {}, tables {}); the limit is {} (see --memory-limit)",
+            "two-sided {}x{} needs at least {} of memory (window {}, tables {}, and 1 MiB for a band of output, or one row of {} beside the tables); the limit is {} (see --memory-limit)",
             params.points,
             params.checkers,
             show((fixed + (1 << 20)).max(table_bytes + row_bytes)),
             show(window_bytes),
             show(table_bytes),
+            show(row_bytes),
             show(memory_limit)
         )));
     }
