@@ -60,24 +60,28 @@ impl Format {
         }
     }
 
-    /// The format of an existing file: the binary magic, else the extension, else a
-    /// CSV header (`position_id` first), else gnubg-nn text.
+    /// The format of an existing file: the binary magic, else a CSV header
+    /// (`position_id` first, which no gnubg-nn line starts with: a CSV named `.txt` is
+    /// read as CSV), else the extension, else gnubg-nn text.
     pub fn detect(path: &Path) -> Result<Format, DatasetError> {
         use std::io::Read;
         let mut head = [0u8; 16];
         let mut f = std::fs::File::open(path).map_err(|e| DatasetError::io(path, e))?;
-        let n = f.read(&mut head).map_err(|e| DatasetError::io(path, e))?;
+        let mut n = 0;
+        // Short reads (a pipe, a FUSE file) must not hide the magic or the header.
+        while n < head.len() {
+            match f.read(&mut head[n..]).map_err(|e| DatasetError::io(path, e))? {
+                0 => break,
+                k => n += k,
+            }
+        }
         if head[..n].starts_with(&binary::MAGIC) {
             return Ok(Format::Binary);
         }
-        if let Some(f) = Format::from_extension(path) {
-            return Ok(f);
+        if head[..n].starts_with(b"position_id") {
+            return Ok(Format::Csv);
         }
-        Ok(if head[..n].starts_with(b"position_id") {
-            Format::Csv
-        } else {
-            Format::GnubgNn
-        })
+        Ok(Format::from_extension(path).unwrap_or(Format::GnubgNn))
     }
 
     /// The format to write `path` in: `explicit`, else the extension. `option` is how

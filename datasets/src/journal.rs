@@ -69,21 +69,32 @@ fn read_json(path: &Path) -> Result<Value, DatasetError> {
         .map_err(|e| DatasetError::file(path, format!("unreadable job description: {e}")))
 }
 
-/// Names the first top-level setting that differs between two job descriptions.
-fn first_difference(a: &Value, b: &Value) -> String {
+/// Names every top-level setting that differs between two job descriptions, joined by
+/// `; ` (all of them: a changed `--max-positions` shows as the input's digest and its
+/// row count together, which says what changed better than the digest alone).
+fn differences(a: &Value, b: &Value) -> String {
+    let mut found = Vec::new();
     if let (Some(a), Some(b)) = (a.as_object(), b.as_object()) {
         for (k, v) in a {
             if b.get(k) != Some(v) {
-                return format!("'{k}' was {} and is now {}", v, b.get(k).unwrap_or(&Value::Null));
+                found.push(format!(
+                    "'{k}' was {} and is now {}",
+                    v,
+                    b.get(k).unwrap_or(&Value::Null)
+                ));
             }
         }
         for k in b.keys() {
             if !a.contains_key(k) {
-                return format!("'{k}' is new");
+                found.push(format!("'{k}' is new"));
             }
         }
     }
-    "the job description differs".into()
+    if found.is_empty() {
+        "the job description differs".into()
+    } else {
+        found.join("; ")
+    }
 }
 
 /// The kind of job a description is of, for messages ("a rollout's"), or `None` for a
@@ -125,7 +136,7 @@ fn check_same_job(partial: &Path, meta_path: &Path, stored: &Value, job: &Value)
         meta_path,
         format!(
             "partial results of a different job ({}); delete it and its .partial file, or pass --fresh to start over",
-            first_difference(&stored_job, &job)
+            differences(&stored_job, &job)
         ),
     ))
 }

@@ -204,10 +204,15 @@ fn a_missing_input_is_one_error() {
     let dir = Scratch::new("datasets", "table-missing");
     let out = dir.join("out.csv");
     let m = "/no/such/in.csv";
+    // A missing part after one that is there: named as missing (it used to be "has no
+    // shard manifest").
+    let part = dir.join("part.csv");
+    std::fs::write(&part, "position_id\n").unwrap();
     for args in [
         vec!["stats", m],
         vec!["convert", m, s(&out)],
         vec!["merge", "-o", s(&out), m],
+        vec!["merge", "-o", s(&out), s(&part), m],
         vec!["rollout", "--input", m, "-o", s(&out)],
         vec!["benchmark", "build", "--input", m, "-o", s(&out)],
         vec![
@@ -223,6 +228,11 @@ fn a_missing_input_is_one_error() {
         case_missing_input(TOOL, BIN, &args, m);
         assert!(!out.exists(), "{args:?}");
     }
+    let r = run(BIN, &["merge", "-o", s(&out), s(&part), m]);
+    assert_eq!(
+        r.stderr.trim_end(),
+        format!("datasets: {m}: No such file or directory (os error 2)")
+    );
 }
 
 #[test]

@@ -59,6 +59,26 @@ fn every_format_round_trips_exactly() {
 }
 
 #[test]
+fn contents_tell_the_format_before_the_extension() {
+    let s = samples(10, true, 7);
+    let dir = common::scratch("detect-content");
+    // CSV and binary files under the other formats' extensions (a CSV named .txt used to
+    // be read as gnubg-nn text and fail on its header).
+    for (fmt, name) in [
+        (Format::Csv, "csv-named.txt"),
+        (Format::Csv, "csv-named.nn"),
+        (Format::Binary, "binary-named.csv"),
+        (Format::GnubgNn, "nn-named.dat"),
+        (Format::GnubgNn, "nn-without-extension"),
+    ] {
+        let path = dir.join(name);
+        format::write(&path, fmt, &s).unwrap();
+        assert_eq!(Format::detect(&path).unwrap(), fmt, "{name}");
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
 fn conversions_chain_back_to_the_same_text() {
     let dir = common::scratch("chain");
     let s = samples(60, false, 9);

@@ -55,6 +55,15 @@ fn rollout_journal_keeps_complete_lines_and_drops_a_torn_one() {
         e.contains("different job") && e.contains("'trials' was 1296 and is now 36"),
         "{e}"
     );
+    // Every difference is named, not just the first.
+    let e = RolloutJournal::open(&out, &json!({"trials": 36, "zz_new": 1}), &input, false)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        e.contains("'trials' was 1296 and is now 36; ") && e.contains("'zz_new' is new"),
+        "{e}"
+    );
     let mut other = input.clone();
     other.swap(3, 4);
     let e = RolloutJournal::open(&out, &job, &other, false)
