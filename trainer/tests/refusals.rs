@@ -288,6 +288,28 @@ fn benchmark_sets_without_positions_or_with_damaged_candidates_are_errors() {
     );
     // Without the damaged line the set scores, and players are named as duels name them.
     write_set(&set, &[line(&m31[0], &m31[1])]);
+    // A set given twice, as itself or as a copy, would count its positions twice.
+    let copy = dir.join("copy.jsonl");
+    std::fs::copy(&set, &copy).unwrap();
+    for (twice, what) in [(&set, "the same file"), (&copy, "the same contents")] {
+        let o = trainer(&[
+            "benchmark",
+            "--weights",
+            "pubeval",
+            "--set",
+            s(&set),
+            "--set",
+            s(twice),
+        ]);
+        refused(
+            &o,
+            &format!(
+                "--set {} and --set {} are {what}; give each set once",
+                s(&set),
+                s(twice)
+            ),
+        );
+    }
     if have(&[WD, OS, TS]) {
         let o = trainer(&[
             "benchmark",
@@ -331,4 +353,42 @@ fn lookahead_and_minutes_messages_say_what_is_valid() {
         assert!(stderr(&o).len() < 200, "{}", stderr(&o));
         assert!(!out.exists());
     }
+}
+
+#[test]
+fn init_values_of_other_flags_get_a_hint_not_a_missing_file() {
+    let dir = scratch("audit-init");
+    let out = dir.join("o");
+    // `gnubg` is td's uniform initialisation; supervised used to look for a file `gnubg`.
+    let o = trainer(&[
+        "supervised",
+        "--data",
+        "x.bgds",
+        "--class",
+        "contact",
+        "--out",
+        s(&out),
+        "--init",
+        "gnubg",
+    ]);
+    refused(&o, "'gnubg' is an initialisation of `trainer td`");
+    // `gnubg:` names gnubg's nets as a player, not a file, in both commands.
+    for sub in [
+        vec!["td", "--games", "10", "--out", s(&out), "--init", "gnubg:"],
+        vec![
+            "supervised",
+            "--data",
+            "x.bgds",
+            "--class",
+            "contact",
+            "--out",
+            s(&out),
+            "--init",
+            "gnubg:",
+        ],
+    ] {
+        let o = trainer(&sub);
+        refused(&o, "'gnubg:' is a player");
+    }
+    assert!(!out.exists());
 }

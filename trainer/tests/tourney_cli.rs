@@ -487,6 +487,28 @@ fn tourney_bad_arguments_are_errors() {
         ],
         &["even"],
     );
+    // More games than a file can hold: refused before anything is built (it used to
+    // abort on a 448 GB allocation), also when the cycles make the count.
+    for (g, cycles, total) in [
+        ("4000000000", "1", "4000000000 games"),
+        ("4", "4000000000", "16000000000 games"),
+    ] {
+        fails_with_all(
+            &[
+                "tourney",
+                "new",
+                fs,
+                "--participants",
+                "pubeval",
+                "random",
+                "--games-per-pairing",
+                g,
+                "--cycles",
+                cycles,
+            ],
+            &[total, "at most 10000000"],
+        );
+    }
     fails_with_all(
         &[
             "tourney",

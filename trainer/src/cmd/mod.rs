@@ -82,3 +82,32 @@ pub fn data_paths(a: &BearoffArgs) -> DataPaths {
         bearoff_ts: a.bearoff_ts.clone(),
     }
 }
+
+/// `--init`'s weights file, refused with a hint when it names no file but reads like a
+/// value another flag takes: `gnubg:` (a player: gnubg's nets in `duel` and
+/// `benchmark`) or, for `supervised`, `xavier`/`gnubg` (`td`'s initialisation schemes).
+/// `schemes`: whether the caller takes those schemes itself (`td`).
+pub fn init_file(text: &str, schemes: bool) -> Result<PathBuf, String> {
+    let path = PathBuf::from(text);
+    if text.is_empty() {
+        return Err("expected a weights file".into());
+    }
+    if path.exists() {
+        return Ok(path);
+    }
+    let gnubg = evaluator::datadir::weights_candidates()
+        .into_iter()
+        .find(|p| p.is_file())
+        .map_or_else(|| "gnubg.wd".to_string(), |p| p.display().to_string());
+    if text.starts_with("gnubg:") {
+        return Err(format!(
+            "'{text}' is a player ('gnubg:' names gnubg's nets in duel and benchmark); --init takes the weights file itself, e.g. {gnubg}"
+        ));
+    }
+    if !schemes && matches!(text, "xavier" | "gnubg") {
+        return Err(format!(
+            "'{text}' is an initialisation of `trainer td`; supervised training starts from fresh nets without --init, or from a weights file (gnubg's: {gnubg})"
+        ));
+    }
+    Ok(path)
+}

@@ -35,7 +35,7 @@ pub struct Args {
     data: Vec<PathBuf>,
     /// Starting weights: a gnubg weights file (.wd or .weights) or a trainer model (a
     /// weights file with its .json sidecar). Default: fresh nets.
-    #[arg(long, value_name = "WEIGHTS")]
+    #[arg(long, value_name = "WEIGHTS", value_parser = |s: &str| super::init_file(s, false))]
     init: Option<PathBuf>,
     /// The net to train: contact, crashed or race; or several in turn, `all` (contact,
     /// race, crashed) or a list such as `contact,race`, each starting from the weights

@@ -51,7 +51,7 @@ impl std::str::FromStr for InitArg {
         match s {
             "xavier" | "gnubg" => Ok(InitArg::Scheme(s.parse()?)),
             "" => Err("expected xavier, gnubg or a weights file".into()),
-            _ => Ok(InitArg::File(PathBuf::from(s))),
+            _ => Ok(InitArg::File(super::init_file(s, true)?)),
         }
     }
 }
