@@ -359,22 +359,8 @@ fn lookahead_and_minutes_messages_say_what_is_valid() {
 fn init_values_of_other_flags_get_a_hint_not_a_missing_file() {
     let dir = scratch("audit-init");
     let out = dir.join("o");
-    // `gnubg` is td's uniform initialisation; supervised used to look for a file `gnubg`.
-    let o = trainer(&[
-        "supervised",
-        "--data",
-        "x.bgds",
-        "--class",
-        "contact",
-        "--out",
-        s(&out),
-        "--init",
-        "gnubg",
-    ]);
-    refused(&o, "'gnubg' is an initialisation of `trainer td`");
-    // `gnubg:` names gnubg's nets as a player, not a file, in both commands.
-    for sub in [
-        vec!["td", "--games", "10", "--out", s(&out), "--init", "gnubg:"],
+    let supervised = |init: &'static str| {
+        let out = s(&out);
         vec![
             "supervised",
             "--data",
@@ -382,13 +368,25 @@ fn init_values_of_other_flags_get_a_hint_not_a_missing_file() {
             "--class",
             "contact",
             "--out",
-            s(&out),
+            out,
             "--init",
-            "gnubg:",
-        ],
+            init,
+        ]
+    };
+    // `gnubg` is td's uniform initialisation (supervised used to look for a file `gnubg`);
+    // `gnubg:` names gnubg's nets as a player, not a file, in both commands.
+    for (args, needle) in [
+        (
+            supervised("gnubg"),
+            "'gnubg' is an initialisation of `trainer td`",
+        ),
+        (supervised("gnubg:"), "'gnubg:' is a player"),
+        (
+            vec!["td", "--games", "10", "--out", s(&out), "--init", "gnubg:"],
+            "'gnubg:' is a player",
+        ),
     ] {
-        let o = trainer(&sub);
-        refused(&o, "'gnubg:' is a player");
+        refused(&trainer(&args), needle);
     }
     assert!(!out.exists());
 }
