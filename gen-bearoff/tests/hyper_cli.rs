@@ -76,6 +76,20 @@ fn interrupted_runs_resume_to_the_same_file() {
     std::fs::write(&ckpt, &bytes).unwrap();
     let err = run_err(&["hyper", "-c", "1", "-q", "--resume", "-o", &part]);
     assert!(err.contains("part.bd.ckpt") && err.contains("checksum"), "{err}");
+    // A truncated one is damaged; a directory in its place is not a short file.
+    std::fs::write(&ckpt, &bytes[..40]).unwrap();
+    let err = run_err(&["hyper", "-c", "1", "-q", "--resume", "-o", &part]);
+    assert!(
+        err.contains("part.bd.ckpt") && err.contains("shorter than its header"),
+        "{err}"
+    );
+    std::fs::remove_file(&ckpt).unwrap();
+    std::fs::create_dir(&ckpt).unwrap();
+    let err = run_err(&["hyper", "-c", "1", "-q", "--resume", "-o", &part]);
+    assert!(
+        err.contains("part.bd.ckpt: cannot") && err.contains("Is a directory"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -131,6 +131,16 @@ fn header_bytes(meta: &CheckpointMeta, checksum: u64) -> [u8; HEADER] {
     h
 }
 
+/// A checkpoint's header could not be read: too short (a damaged file), or not
+/// readable at all (a directory at the checkpoint's name says "Is a directory").
+fn header_error(path: &Path, e: std::io::Error) -> BearoffError {
+    if e.kind() == std::io::ErrorKind::UnexpectedEof {
+        BearoffError::corrupt(path, "checkpoint shorter than its header")
+    } else {
+        BearoffError::io(path, "cannot read checkpoint", e)
+    }
+}
+
 /// Reads a checkpoint's header (validated against the file size).
 pub fn read_meta(path: &Path) -> Result<CheckpointMeta, BearoffError> {
     let mut f = File::open(path).map_err(|e| BearoffError::io(path, "cannot open checkpoint", e))?;
@@ -139,8 +149,7 @@ pub fn read_meta(path: &Path) -> Result<CheckpointMeta, BearoffError> {
         .map_err(|e| BearoffError::io(path, "cannot stat checkpoint", e))?
         .len();
     let mut h = [0u8; HEADER];
-    f.read_exact(&mut h)
-        .map_err(|_| BearoffError::corrupt(path, "checkpoint shorter than its header"))?;
+    f.read_exact(&mut h).map_err(|e| header_error(path, e))?;
     parse_header(path, &h, len).map(|(m, _)| m)
 }
 
@@ -187,8 +196,7 @@ pub fn load(path: &Path, mut sink: impl FnMut(u64, f64)) -> Result<CheckpointMet
         .len();
     let mut r = BufReader::with_capacity(1 << 20, f);
     let mut h = [0u8; HEADER];
-    r.read_exact(&mut h)
-        .map_err(|_| BearoffError::corrupt(path, "checkpoint shorter than its header"))?;
+    r.read_exact(&mut h).map_err(|e| header_error(path, e))?;
     let (meta, checksum) = parse_header(path, &h, len)?;
     let io = |e| BearoffError::io(path, "cannot read checkpoint", e);
     let mut hash = Fnv::new();
