@@ -93,7 +93,8 @@ impl Position {
         }
     }
 
-    /// Builds a position from slices, as read from text or CSV.
+    /// Builds a position from slices, as read from text or CSV: each exactly
+    /// [`SLOTS`] (25) counts long (a shorter one is [`PositionError::WrongLength`]).
     pub fn from_slices(opponent: &[u8], on_roll: &[u8]) -> Result<Position, PositionError> {
         let side = |s: &[u8]| -> Result<Side, PositionError> {
             s.try_into().map_err(|_| PositionError::WrongLength(s.len()))

@@ -26,13 +26,25 @@ use crate::weights::Weights;
 pub use crate::choice::{move_shape, sorts_before};
 pub use crate::probabilities::{invert, money_equity, of_finish, Probabilities};
 
-/// Why an evaluation failed (a bearoff database could not be read).
+/// The deepest best-move search gnubg's filters cover (`search::FILTERS_NORMAL` has a
+/// row for each of 1 to 4 plies); evaluations searched `plies` deep have no limit.
+pub const MAX_FILTER_PLIES: u32 = 4;
+
+/// Why an evaluation failed: a bearoff database could not be read, or a search was
+/// asked for more plies than its move filters cover.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum EvalError {
     /// Reading a bearoff database failed.
     #[error(transparent)]
     Bearoff(#[from] BearoffError),
+    /// A move search deeper than [`MAX_FILTER_PLIES`] (gnubg's move filters have rows
+    /// for 1 to 4 plies).
+    #[error("a best move {plies} plies deep: gnubg's move filters go at most {MAX_FILTER_PLIES} plies deep")]
+    TooDeep {
+        /// The plies asked for.
+        plies: u32,
+    },
 }
 
 /// gnubg's 0-ply evaluator: the nets of a [`NetSource`] (gnubg's weights file by
@@ -216,6 +228,12 @@ impl<N: NetSource> Evaluator<N> {
     /// The bearoff databases in use.
     pub fn bearoff(&self) -> &BearoffDbs {
         &self.bearoff
+    }
+
+    /// The bearoff databases in use, shared (another evaluator or a player built from
+    /// them maps nothing again).
+    pub fn bearoff_shared(&self) -> Arc<BearoffDbs> {
+        Arc::clone(&self.bearoff)
     }
 
     /// gnubg's class of a position, given the databases this evaluator has.

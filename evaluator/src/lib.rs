@@ -5,7 +5,12 @@ lookups) and the benchmarks that measure the engine, behind the `evaluator` comm
 # Overview
 
 * [`Evaluator`]: 0-ply cubeless evaluation and best moves, gnubg-exact; the one
-  engine every bgkit tool plays and evaluates with.
+  engine every bgkit tool plays and evaluates with ([`eval`]: its errors and the
+  equity helpers).
+* [`search`]: lookahead: evaluations `plies` deep ([`Evaluator::evaluate_plied`]) and
+  best moves with gnubg's move filters ([`Evaluator::best_move_plied`],
+  [`search::FILTERS_NORMAL`], 0 to [`search::MAX_FILTER_PLIES`] plies), with or
+  without the pruning nets ([`search::Lookahead`]).
 * [`nets`]: the seam to the nets an evaluator runs ([`NetSource`]): gnubg's weights
   ([`GnubgNets`]) or a trainer's model. [`choice`]: gnubg's 0-ply move ranking.
 * [`weights`]: gnubg's weights files (text and binary), read and written.

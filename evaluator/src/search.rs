@@ -60,6 +60,8 @@ pub const FILTERS_NORMAL: [[MoveFilter; 4]; 4] = {
     ]
 };
 
+pub use crate::eval::MAX_FILTER_PLIES;
+
 /// Fewest candidate moves the pruning nets keep (plus ⌊log2 of the move count⌋).
 const MIN_PRUNE_MOVES: usize = 5;
 
@@ -226,10 +228,12 @@ impl<N: NetSource> Evaluator<N> {
         Ok(best.map(|(i, _, p)| (i, p)))
     }
 
-    /// The best move searched `plies` deep with gnubg's filters (as its
-    /// `FindnSaveBestMoves`): every move scored at 0 ply, the filter's survivors at
-    /// each further ply, ranked as gnubg sorts its move lists. Returns the move and its
-    /// equity at the deepest ply it was scored; `None` when no move is legal.
+    /// The best move searched `plies` deep (0 to [`MAX_FILTER_PLIES`]) with gnubg's
+    /// filters (as its `FindnSaveBestMoves`): every move scored at 0 ply, the filter's
+    /// survivors at each further ply, ranked as gnubg sorts its move lists. Returns the
+    /// move and its equity at the deepest ply it was scored; `None` when no move is
+    /// legal; [`EvalError::TooDeep`] past [`MAX_FILTER_PLIES`] (the filters have no
+    /// rows there).
     pub fn best_move_plied(
         &self,
         gen: &mut MoveGen,
@@ -242,18 +246,17 @@ impl<N: NetSource> Evaluator<N> {
         if plies == 0 {
             return self.best_move(gen, pos, dice);
         }
+        if plies > MAX_FILTER_PLIES {
+            return Err(EvalError::TooDeep { plies });
+        }
         let mut list: Vec<(Move, f32)> = gen.moves(pos, dice).iter().map(|m| (*m, 0.0)).collect();
         if list.is_empty() {
             return Ok(None);
         }
-        let row = &filters[(plies as usize).min(4) - 1];
+        let row = &filters[plies as usize - 1];
         let mut done = false;
         for ply in 0..plies {
-            let f = row.get(ply as usize).copied().unwrap_or(MoveFilter {
-                accept: 0,
-                extra: 0,
-                threshold: 0.0,
-            });
+            let f = row[ply as usize];
             if f.accept < 0 {
                 continue;
             }

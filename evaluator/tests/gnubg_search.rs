@@ -166,3 +166,45 @@ fn pruning_nets_score_pairs_as_they_score_one_position() {
     }
     assert!(pairs > 100, "only {pairs} pairs of one class");
 }
+
+/// gnubg's move filters have rows for 1 to 4 plies: a deeper best-move search is an
+/// error saying so (it used to search 17 s and answer "no legal move", `Ok(None)`).
+#[test]
+fn a_best_move_deeper_than_the_filters_is_an_error() {
+    let Some(ev) = gnubg_evaluator() else { return };
+    let start = board::Variant::Backgammon.start();
+    let d21 = Dice::new(2, 1).unwrap();
+    let e = ev
+        .best_move_plied(
+            &mut MoveGen::new(),
+            &start,
+            d21,
+            5,
+            &FILTERS_NORMAL,
+            Lookahead::default(),
+        )
+        .unwrap_err();
+    assert!(
+        matches!(e, evaluator::eval::EvalError::TooDeep { plies: 5 }),
+        "{e:?}"
+    );
+    assert_eq!(
+        e.to_string(),
+        "a best move 5 plies deep: gnubg's move filters go at most 4 plies deep"
+    );
+    assert_eq!(evaluator::search::MAX_FILTER_PLIES, 4);
+}
+
+/// A second evaluator on the first one's databases (`bearoff_shared`, nothing mapped
+/// again) evaluates as the first.
+#[test]
+fn shared_databases_give_the_same_evaluations() {
+    let Some(ev) = gnubg_evaluator() else { return };
+    let shared = ev.bearoff_shared();
+    assert!(std::sync::Arc::ptr_eq(&shared, &ev.bearoff_shared()));
+    let weights = evaluator::weights::Weights::load(WD).unwrap();
+    let second = evaluator::Evaluator::with_nets(evaluator::nets::GnubgNets::new(weights), shared);
+    for p in sample_positions(40, 503) {
+        assert_eq!(ev.evaluate(&p).unwrap(), second.evaluate(&p).unwrap());
+    }
+}

@@ -54,7 +54,10 @@ fn engine_error(e: EngineError) -> PyErr {
 }
 
 fn eval_error(e: EvalError) -> PyErr {
-    file_error(e)
+    match e {
+        EvalError::TooDeep { .. } => value_error(e),
+        e => file_error(e),
+    }
 }
 
 /// The deepest search offered: the CLI's `--plies` limit (each ply costs about 21
