@@ -70,6 +70,20 @@ pub struct TdParams {
     pub eval: EvalMode,
 }
 
+/// `trainer td`'s defaults: TD(0), α 0.2 annealed with exponent 0.3, no pruning, the
+/// fused evaluation.
+impl Default for TdParams {
+    fn default() -> TdParams {
+        TdParams {
+            lambda: 0.0,
+            alpha: 0.2,
+            anneal: 0.3,
+            prune_moves: false,
+            eval: EvalMode::Fused,
+        }
+    }
+}
+
 impl TdParams {
     /// Checks the ranges.
     pub fn validate(&self) -> Result<(), TrainerError> {
@@ -244,6 +258,13 @@ impl Learner {
         params: &TdParams,
         rate: f32,
     ) -> Result<GameStats, TrainerError> {
+        // A library caller's NaN or negative rate would train the nets into NaNs.
+        params.validate()?;
+        if !(rate.is_finite() && rate >= 0.0) {
+            return Err(TrainerError::Invalid(format!(
+                "learning rate out of range: {rate} (a finite number, 0 or more)"
+            )));
+        }
         let how = How {
             settle: true,
             help: None,
@@ -669,6 +690,26 @@ mod tests {
         };
         Learner::default().train_game(&mut c, &dbs, 11, &p7, 0.1).unwrap();
         assert_ne!(c, model());
+        // A NaN rate or α is refused, and leaves the nets as they were (they used to
+        // turn into NaNs with Ok(stats)).
+        let mut d = model();
+        let nan_alpha = TdParams {
+            alpha: f32::NAN,
+            ..params
+        };
+        for (p, rate) in [(&params, f32::NAN), (&params, -0.1), (&nan_alpha, 0.1)] {
+            let e = Learner::default()
+                .train_game(&mut d, &dbs, 11, p, rate)
+                .unwrap_err();
+            assert!(e.to_string().contains("out of range"), "{e}");
+        }
+        assert_eq!(d, model());
+        // The defaults are trainer td's.
+        let td = TdParams::default();
+        assert_eq!(
+            (td.lambda, td.alpha, td.anneal, td.prune_moves, td.eval),
+            (0.0, 0.2, 0.3, false, EvalMode::Fused)
+        );
     }
 
     /// Stopping at the bearoff teaches exactly what playing the game out teaches:
