@@ -170,3 +170,44 @@ fn matches_the_databases_debian_ships() {
         );
     }
 }
+
+/// The library in one call (`onesided::build_one_sided`, what the CLI runs), into
+/// memory: gnubg's default spec gives the one-sided database Debian ships, byte for
+/// byte, and gnubg's `-n` spec what `makebearoff -n` writes.
+#[test]
+fn the_library_builds_gnubgs_one_sided_database_in_memory() {
+    use gen_bearoff::onesided::{build_one_sided, OneSidedSpec};
+    use gen_bearoff::HeaderStyle;
+    let shipped = Path::new("/usr/share/gnubg/gnubg_os0.bd");
+    if !shipped.exists() {
+        if have_gnubg() {
+            eprintln!("SKIPPED: {} not installed", shipped.display());
+        }
+        return;
+    }
+    let mut bytes = Vec::new();
+    let style = build_one_sided(&OneSidedSpec::new(6, 15), 1 << 30, &mut bytes, &|_| {}).unwrap();
+    assert_eq!(style, HeaderStyle::Gnubg);
+    assert!(
+        bytes == std::fs::read(shipped).unwrap(),
+        "differs from {}",
+        shipped.display()
+    );
+    if !have_gnubg() {
+        return;
+    }
+    let dir = scratch("library-normal");
+    let theirs = dir.join("gnubg.bd");
+    makebearoff(&["-o", "6", "-n"], &theirs);
+    let mut normal = Vec::new();
+    let spec = OneSidedSpec {
+        normal: true,
+        ..OneSidedSpec::new(6, 15)
+    };
+    build_one_sided(&spec, 0, &mut normal, &|_| {}).unwrap();
+    assert!(
+        normal == std::fs::read(&theirs).unwrap(),
+        "differs from makebearoff -o 6 -n"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -7,6 +7,7 @@ use anyhow::{bail, Context, Result};
 use clap::ValueEnum;
 pub use cli_support::{global_threads, note, phase_bar};
 
+use gen_bearoff::format::style::{self, StyleChoice, StyleError, GNUBG_MAX_POINTS};
 use gen_bearoff::format::Header;
 use gen_bearoff::{BearoffDb, HeaderStyle};
 
@@ -24,39 +25,31 @@ pub enum FormatChoice {
     Wide,
 }
 
-/// gnubg's readers use 32-bit offsets and its manual limits files to 2 GB.
-pub const GNUBG_MAX_FILE: u64 = (1 << 31) - 1;
-
-/// The most points gnubg 1.07 reads in a bearoff header (it refuses 24 with "illegal
-/// number of points").
-pub const GNUBG_MAX_POINTS: u8 = 23;
-
-/// Refuses `--format gnubg` for a database gnubg cannot read for its number of points
-/// (said before any work; `--no-header` writes no header, so any size goes).
-pub fn check_format_points(choice: FormatChoice, no_header: bool, points: u8) -> Result<()> {
-    if choice == FormatChoice::Gnubg && !no_header && points > GNUBG_MAX_POINTS {
-        bail!(
-            "--format gnubg: gnubg reads bearoff files of at most {GNUBG_MAX_POINTS} points, not {points}; use --format auto or wide (bgkit's wide header)"
-        );
+impl From<FormatChoice> for StyleChoice {
+    fn from(c: FormatChoice) -> StyleChoice {
+        match c {
+            FormatChoice::Auto => StyleChoice::Auto,
+            FormatChoice::Gnubg => StyleChoice::Gnubg,
+            FormatChoice::Wide => StyleChoice::Wide,
+        }
     }
-    Ok(())
+}
+
+/// The library's header rule ([`gen_bearoff::format::style`]) in the flags' words.
+pub fn style_error(e: StyleError) -> anyhow::Error {
+    match e {
+        StyleError::GnubgPoints { points } => anyhow::anyhow!(
+            "--format gnubg: gnubg reads bearoff files of at most {GNUBG_MAX_POINTS} points, not {points}; use --format auto or wide (bgkit's wide header)"
+        ),
+        StyleError::WideWithoutHeader => {
+            anyhow::anyhow!("--no-header writes gnubg's headerless layout; it cannot be combined with --format wide")
+        }
+    }
 }
 
 /// The header style for a file of `size` bytes with `points` points per side.
 pub fn choose_style(choice: FormatChoice, no_header: bool, points: u8, size: u64) -> Result<HeaderStyle> {
-    check_format_points(choice, no_header, points)?;
-    Ok(match (no_header, choice) {
-        (true, FormatChoice::Wide) => {
-            bail!("--no-header writes gnubg's headerless layout; it cannot be combined with --format wide")
-        }
-        (true, _) => HeaderStyle::None,
-        (false, FormatChoice::Gnubg) => HeaderStyle::Gnubg,
-        (false, FormatChoice::Wide) => HeaderStyle::Wide,
-        (false, FormatChoice::Auto) if size <= GNUBG_MAX_FILE && points <= GNUBG_MAX_POINTS => {
-            HeaderStyle::Gnubg
-        }
-        (false, FormatChoice::Auto) => HeaderStyle::Wide,
-    })
+    style::choose(choice.into(), no_header, points, size).map_err(style_error)
 }
 
 /// Parses a byte size such as `8G`, `512M`, `1.5GiB`, `1000000`.

@@ -4,22 +4,16 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use clap::Parser;
 
 use gen_bearoff::byte_size::show;
-use gen_bearoff::format::header::{Header, Kind, OneSidedParams};
-use gen_bearoff::onesided::generate::{exact_bytes_per_position, generate_exact};
-use gen_bearoff::onesided::layout::{
-    exact_file_size, write_exact, write_normal, OneSidedWriteOptions, NORMAL_RECORD_LEN,
-};
-use gen_bearoff::onesided::normal::generate_normal;
+use gen_bearoff::onesided::{build_one_sided, BuildError, OneSidedSpec};
 use gen_bearoff::output::AtomicOutput;
-use gen_bearoff::{HeaderStyle, PositionIndex};
+use gen_bearoff::HeaderStyle;
 
 use super::common::{
-    check_format_points, choose_style, default_memory_limit, global_threads, note, parse_size, phase_bar,
-    FormatChoice,
+    default_memory_limit, global_threads, note, parse_size, phase_bar, style_error, FormatChoice,
 };
 
 /// Options of `one-sided`.
@@ -68,28 +62,21 @@ pub struct Args {
 pub fn run(args: Args) -> Result<ExitCode> {
     global_threads(args.threads)?;
     super::common::check_database_output(&args.output, args.force)?;
-    if !(1..=24).contains(&args.points) {
-        bail!("--points must be 1-24, got {}", args.points);
-    }
-    if !(1..=15).contains(&args.checkers) {
-        bail!("--checkers must be 1-15, got {}", args.checkers);
-    }
-    check_format_points(args.format, args.no_header, args.points)?;
-    let index = PositionIndex::new(usize::from(args.points), usize::from(args.checkers)).expect("checked");
-    let count = index.count();
-    if count > u64::from(u32::MAX) {
-        bail!(
-            "{}x{} has {count} positions, more than this generator supports (2^32)",
-            args.points,
-            args.checkers
-        );
-    }
-    let gammon = !args.no_gammon;
-    let per_position = if args.normal_dist {
-        16 + 10
-    } else {
-        exact_bytes_per_position(gammon)
+    let spec = OneSidedSpec {
+        points: args.points,
+        checkers: args.checkers,
+        gammon: !args.no_gammon,
+        compressed: !args.no_compress,
+        normal: args.normal_dist,
+        style: args.format.into(),
+        no_header: args.no_header,
     };
+    let flags = |e: BuildError| match e {
+        BuildError::Style(e) => style_error(e),
+        e => anyhow::Error::new(e),
+    };
+    let count = spec.index().map_err(flags)?.count();
+    let per_position = spec.bytes_per_position();
     let need = count * per_position;
     let limit = args.memory_limit.unwrap_or_else(default_memory_limit);
     if need > limit {
@@ -101,13 +88,6 @@ pub fn run(args: Args) -> Result<ExitCode> {
             show(limit)
         );
     }
-    let params = OneSidedParams {
-        points: args.points,
-        checkers: args.checkers,
-        gammon: gammon || args.normal_dist,
-        compressed: !args.no_compress && !args.normal_dist,
-        normal: args.normal_dist,
-    };
     note(
         args.quiet,
         &format!(
@@ -119,41 +99,16 @@ pub fn run(args: Args) -> Result<ExitCode> {
     );
     let start = Instant::now();
     let bar = phase_bar(count, "one-sided", args.quiet);
-    let progress = |done: u64| bar.set_position(done);
     let mut out = AtomicOutput::create(&args.output, args.force)?;
-    let style;
-    if args.normal_dist {
-        let table = generate_normal(&index, &progress);
-        bar.finish_and_clear();
-        style = choose_style(
-            args.format,
-            args.no_header,
-            args.points,
-            40 + count * NORMAL_RECORD_LEN,
-        )?;
-        let header = Header {
-            kind: Kind::OneSided(params),
-            style,
-        };
-        write_normal(&table, header.to_bytes(), &mut out)
-            .with_context(|| format!("cannot write {}", out.partial().display()))?;
-    } else {
-        let table = generate_exact(&index, gammon, limit - need, &progress);
-        bar.finish_and_clear();
-        let mut opts = OneSidedWriteOptions {
-            params,
-            style: HeaderStyle::Gnubg,
-        };
-        let size = exact_file_size(&table, &opts);
-        style = choose_style(args.format, args.no_header, args.points, size)?;
-        opts.style = style;
-        let header = Header {
-            kind: Kind::OneSided(params),
-            style,
-        };
-        write_exact(&table, &opts, header.to_bytes(), &mut out)
-            .with_context(|| format!("cannot write {}", out.partial().display()))?;
-    }
+    let style =
+        build_one_sided(&spec, limit - need, &mut out, &|done| bar.set_position(done)).map_err(|e| match e {
+            BuildError::Write(e) => {
+                anyhow::Error::new(e).context(format!("cannot write {}", out.partial().display()))
+            }
+            e => flags(e),
+        });
+    bar.finish_and_clear();
+    let style = style?;
     out.commit()?;
     note(
         args.quiet,

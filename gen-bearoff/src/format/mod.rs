@@ -1,5 +1,6 @@
 //! The file-format layer shared by every database kind (one-sided, two-sided and
-//! hypergammon): position indexing, the 40-byte headers, value encodings,
+//! hypergammon): position indexing, the 40-byte headers and which one a file gets
+//! ([`style`]), value encodings,
 //! bounds-checked access to memory-mapped files, and the square layout of two-sided
 //! and hypergammon records.
 //!
@@ -10,6 +11,7 @@ pub mod header;
 pub mod index;
 pub mod mapped;
 pub mod square;
+pub mod style;
 
 pub use header::{Header, HeaderStyle, Kind, OneSidedParams, TwoSidedParams, HEADER_LEN};
 pub use index::PositionIndex;

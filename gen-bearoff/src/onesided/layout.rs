@@ -173,21 +173,6 @@ pub fn write_normal(table: &NormalTable, header: Option<[u8; 40]>, w: &mut impl 
     w.write_all(&buf)
 }
 
-/// Writes either kind of table (dispatch helper for the CLI).
-pub fn write_one_sided(
-    exact: Option<&ExactTable>,
-    normal: Option<&NormalTable>,
-    opts: &OneSidedWriteOptions,
-    header: Option<[u8; 40]>,
-    w: &mut impl Write,
-) -> io::Result<()> {
-    match (exact, normal) {
-        (Some(t), _) => write_exact(t, opts, header, w),
-        (None, Some(t)) => write_normal(t, header, w),
-        (None, None) => Err(io::Error::other("nothing to write")),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,9 +5,11 @@
 //! reference, also used by `verify`); `single_moves`, `doubles` (the doubles window) and
 //! `batch` (a level computed in prefetching stages) make it fast; [`generate`] runs the
 //! level loop. [`normal`] is the normal-distribution approximation, [`layout`] the file
-//! layouts, [`reader`] the memory-mapped reader.
+//! layouts, [`reader`] the memory-mapped reader, and [`build`] a whole database in one
+//! call (what `gen-bearoff one-sided` runs).
 
 mod batch;
+pub mod build;
 mod doubles;
 pub mod exact;
 pub mod generate;
@@ -16,7 +18,8 @@ pub mod normal;
 pub mod reader;
 mod single_moves;
 
+pub use build::{build_one_sided, BuildError, OneSidedSpec};
 pub use generate::{generate_exact, ExactTable};
-pub use layout::{write_one_sided, OneSidedWriteOptions};
+pub use layout::OneSidedWriteOptions;
 pub use normal::{generate_normal, NormalTable};
 pub use reader::{Distribution, OneSidedDb, OneSidedProbabilities};
