@@ -7,6 +7,7 @@
 
 use board::{Dice, MoveGen, Position};
 use evaluator::eval::{invert, EvalError, Probabilities};
+use evaluator::nets::NetSource;
 use evaluator::search::{Lookahead, FILTERS_NORMAL};
 use evaluator::Evaluator;
 
@@ -21,14 +22,14 @@ pub struct Choice {
 }
 
 /// The 0-ply value of a position reached by a move, from the mover's view.
-pub fn value_after(ev: &Evaluator, result: &Position) -> Result<Probabilities, EvalError> {
+pub fn value_after<N: NetSource>(ev: &Evaluator<N>, result: &Position) -> Result<Probabilities, EvalError> {
     Ok(invert(&ev.evaluate(&result.swapped())?.0))
 }
 
 /// gnubg's 0-ply move choice with `dice`, and the chosen move's value (always computed
 /// when `want_value`, otherwise only when there was a choice to make).
-pub fn best_move_0ply(
-    ev: &Evaluator,
+pub fn best_move_0ply<N: NetSource>(
+    ev: &Evaluator<N>,
     gen: &mut MoveGen,
     pos: &Position,
     dice: Dice,
@@ -64,8 +65,8 @@ pub fn best_move_0ply(
 
 /// The moves the pruning nets keep among `moves` ([`Evaluator::pruned_candidates`],
 /// copied in its order into `kept`), or all of `moves` where pruning does not apply.
-pub fn kept_moves<'a>(
-    ev: &Evaluator,
+pub fn kept_moves<'a, N: NetSource>(
+    ev: &Evaluator<N>,
     moves: &'a [Position],
     kept: &'a mut Vec<Position>,
 ) -> Result<&'a [Position], EvalError> {
@@ -82,8 +83,8 @@ pub fn kept_moves<'a>(
 /// The 0-ply choice with `dice` among the moves the pruning nets keep ([`kept_moves`]),
 /// ranked among themselves by [`best_move_0ply`]'s rule (so unlike gnubg's pruned
 /// choice, [`Evaluator::best_of_pruned`], only in exact ties of equity).
-pub fn best_move_pruned(
-    ev: &Evaluator,
+pub fn best_move_pruned<N: NetSource>(
+    ev: &Evaluator<N>,
     gen: &mut MoveGen,
     pos: &Position,
     dice: Dice,
@@ -100,8 +101,8 @@ pub fn best_move_pruned(
 
 /// The move chosen at `plies` plies (0: [`best_move_0ply`]; more: gnubg's
 /// `FindnSaveBestMoves` with the normal move filters and pruning), without its value.
-pub fn best_move_plied(
-    ev: &Evaluator,
+pub fn best_move_plied<N: NetSource>(
+    ev: &Evaluator<N>,
     gen: &mut MoveGen,
     pos: &Position,
     dice: Dice,

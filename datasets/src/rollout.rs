@@ -35,6 +35,7 @@ use board::{Dice, MoveGen, Position};
 use evaluator::choice::best_index;
 use evaluator::class::PositionClass;
 use evaluator::eval::{money_equity, EvalError, Probabilities};
+use evaluator::nets::GnubgNets;
 use evaluator::nets::NetSource;
 use evaluator::Evaluator;
 use rayon::prelude::*;
@@ -167,15 +168,15 @@ pub struct Scratch {
 }
 
 /// Rolls out positions with one evaluator and one set of settings.
-pub struct Roller<'a> {
-    ev: &'a Evaluator,
+pub struct Roller<'a, N: NetSource = GnubgNets> {
+    ev: &'a Evaluator<N>,
     settings: RolloutSettings,
     dice: QuasiRandomDice,
 }
 
-impl<'a> Roller<'a> {
+impl<'a, N: NetSource> Roller<'a, N> {
     /// A roller; fails on settings out of range (no trials, plies above 1).
-    pub fn new(ev: &'a Evaluator, settings: RolloutSettings) -> Result<Roller<'a>, DatasetError> {
+    pub fn new(ev: &'a Evaluator<N>, settings: RolloutSettings) -> Result<Roller<'a, N>, DatasetError> {
         if settings.trials == 0 {
             return Err(DatasetError::Invalid("rollouts need at least 1 trial".into()));
         }
@@ -383,7 +384,11 @@ impl LookaheadMemo {
 
     /// The 0-ply value of a move's result, mover's view (evaluated at most once per
     /// lookahead unless two results collide in the table).
-    fn value_after(&mut self, ev: &Evaluator, result: &Position) -> Result<Probabilities, EvalError> {
+    fn value_after<N: NetSource>(
+        &mut self,
+        ev: &Evaluator<N>,
+        result: &Position,
+    ) -> Result<Probabilities, EvalError> {
         if let Some(v) = self.get(result) {
             return Ok(v);
         }
@@ -405,7 +410,11 @@ impl LookaheadMemo {
     /// The values of the moves' `results` (mover's view), in order: those not yet
     /// remembered evaluated together (see [`Evaluator::evaluate_all`]) and remembered.
     /// Each result is hashed once.
-    fn fill(&mut self, ev: &Evaluator, results: &[Position]) -> Result<&[Probabilities], EvalError> {
+    fn fill<N: NetSource>(
+        &mut self,
+        ev: &Evaluator<N>,
+        results: &[Position],
+    ) -> Result<&[Probabilities], EvalError> {
         let mut missing = std::mem::take(&mut self.missing);
         let mut values = std::mem::take(&mut self.values);
         missing.clear();
@@ -431,8 +440,8 @@ impl LookaheadMemo {
 
 /// The 0-ply choice and value for each of the 21 rolls from `pos`, and their mean;
 /// with `prune`, each choice among the moves the pruning nets keep ([`kept_moves`]).
-pub fn lookahead(
-    ev: &Evaluator,
+pub fn lookahead<N: NetSource>(
+    ev: &Evaluator<N>,
     gen: &mut MoveGen,
     memo: &mut LookaheadMemo,
     pos: &Position,

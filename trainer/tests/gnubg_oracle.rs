@@ -267,3 +267,50 @@ fn duplicate_dice_cancel_between_identical_players() {
             == 16
     );
 }
+
+/// A trainer model rolls out through datasets' `Roller` directly (its engine is an
+/// `Evaluator<&Model>`: no weights file in between), and gnubg's nets loaded as a model
+/// roll out bit for bit as the evaluator's gnubg nets: with and without variance
+/// reduction, pruned or not.
+#[test]
+fn a_trainer_model_rolls_out_as_the_evaluator() {
+    use datasets::{Roller, RolloutSettings};
+    if !have(&[WD, OS, TS]) {
+        return;
+    }
+    let weights = Weights::load(WD).unwrap();
+    let model = Model::from_weights(gnubg_config(128), weights.clone(), Path::new(WD)).unwrap();
+    let ev = evaluator::Evaluator::new(weights, dbs());
+    let d = Arc::new(dbs());
+    let engine = model.engine(&d);
+    // The first contact (class 10) and race (8) positions gnubg recorded.
+    let mut rdr = csv::Reader::from_path(testdata("gnubg/positions.csv")).unwrap();
+    let rows: Vec<csv::StringRecord> = rdr.records().map(Result::unwrap).collect();
+    let positions: Vec<Position> = ["10", "10", "8"]
+        .iter()
+        .enumerate()
+        .map(|(k, class)| {
+            let row = rows.iter().filter(|r| &r[3] == *class).nth(k).unwrap();
+            Position::from_id(&row[0]).unwrap()
+        })
+        .collect();
+    for (variance_reduction, prune_moves) in [(true, false), (false, true)] {
+        let settings = RolloutSettings {
+            trials: 36,
+            truncate: Some(6),
+            variance_reduction,
+            prune_moves,
+            ..RolloutSettings::default()
+        };
+        let ours = Roller::new(&engine, settings.clone()).unwrap();
+        let theirs = Roller::new(&ev, settings).unwrap();
+        for p in &positions {
+            assert_eq!(
+                ours.rollout(p).unwrap(),
+                theirs.rollout(p).unwrap(),
+                "{}",
+                p.position_id()
+            );
+        }
+    }
+}
