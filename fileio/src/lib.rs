@@ -87,6 +87,21 @@ fn no_hard_links(e: &io::Error) -> bool {
     ) || (cfg!(target_os = "linux") && e.raw_os_error() == Some(EOPNOTSUPP))
 }
 
+/// Refuses to replace a FIFO, a device or a socket (or a link to one) with a file: the
+/// rename would put a regular file in its place (as root, `/dev/full` itself).
+fn refuse_special(target: &Path) -> io::Result<()> {
+    if fs::metadata(target).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "{} is not a regular file (a FIFO, device or socket); nothing was written there",
+                target.display()
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// Puts `temp`, a finished file that something else wrote, in place as `target`: fsyncs
 /// it, renames it over `target` and fsyncs the directory. On error before the rename,
 /// `temp` is removed.
@@ -94,6 +109,7 @@ pub fn persist(temp: impl AsRef<Path>, target: impl AsRef<Path>) -> io::Result<(
     let (temp, target) = (temp.as_ref(), target.as_ref());
     let result = File::open(temp)
         .and_then(|f| f.sync_all())
+        .and_then(|()| refuse_special(target))
         .and_then(|()| fs::rename(temp, target));
     if result.is_err() {
         let _ = fs::remove_file(temp);
@@ -208,6 +224,7 @@ impl AtomicFile {
                 Err(e) => return Err(e),
             }
         }
+        refuse_special(&self.target)?;
         fs::rename(&self.temp, &self.target)?;
         self.committed = true;
         sync_dir(&self.target)

@@ -82,6 +82,45 @@ fn write_atomic_replaces_an_existing_file() {
     assert_eq!(s.names(), ["data.json"]);
 }
 
+#[cfg(unix)]
+#[test]
+fn a_fifo_or_a_device_is_never_replaced_by_a_file() {
+    let s = Scratch::new("special");
+    // A link to /dev/null (a character device on every Unix) stands for the device.
+    let link = s.0.join("null.wd");
+    std::os::unix::fs::symlink("/dev/null", &link).unwrap();
+    let mut targets = vec![link];
+    let fifo = s.0.join("fifo.wd");
+    if std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|st| st.success())
+    {
+        targets.push(fifo);
+    } else {
+        eprintln!("the FIFO case is skipped: mkfifo is not available");
+    }
+    for target in &targets {
+        let e = write_atomic(target, b"weights").unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::InvalidInput);
+        assert!(e.to_string().contains("is not a regular file"), "{e}");
+        let tmp = s.0.join("made-elsewhere");
+        fs::write(&tmp, b"a plot").unwrap();
+        assert!(persist(&tmp, target).is_err());
+        assert!(!tmp.exists(), "persist removes its temporary file on an error");
+        // Still the link or the FIFO, and no temporary file left beside it.
+        let kind = fs::symlink_metadata(target).unwrap().file_type();
+        assert!(kind.is_symlink() || !kind.is_file(), "{}", target.display());
+    }
+    let names = s.names();
+    let mut want: Vec<String> = targets
+        .iter()
+        .map(|t| t.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    want.sort();
+    assert_eq!(names, want);
+}
+
 #[test]
 fn concurrent_writers_of_one_target_use_distinct_temporary_files() {
     let s = Scratch::new("unique");
