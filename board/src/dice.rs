@@ -34,6 +34,15 @@ impl Dice {
         })
     }
 
+    /// A roll from any two integers as a user typed them (`-1` or `300` is a bad die
+    /// like `7`, named in the same error).
+    pub fn from_ints(a: i64, b: i64) -> Result<Dice, DiceError> {
+        match (u8::try_from(a), u8::try_from(b)) {
+            (Ok(x), Ok(y)) => Dice::new(x, y),
+            _ => Err(DiceError(format!("{a} {b}"))),
+        }
+    }
+
     /// The larger die.
     pub const fn high(self) -> u8 {
         self.high
@@ -261,5 +270,18 @@ mod tests {
         );
         assert_eq!(Dice::all().count(), 21);
         assert_eq!(Dice::all().map(Dice::weight).sum::<u32>(), 36);
+        // Integers no die (or byte) holds read as bad dice too.
+        assert_eq!(Dice::from_ints(2, 5).unwrap(), Dice::new(5, 2).unwrap());
+        for (a, b, text) in [
+            (-1, 1, "-1 1"),
+            (3, 256, "3 256"),
+            (7, 1, "7 1"),
+            (i64::MIN, 0, "-9223372036854775808 0"),
+        ] {
+            assert_eq!(
+                Dice::from_ints(a, b).unwrap_err().to_string(),
+                format!("invalid dice '{text}': each die must be 1-6")
+            );
+        }
     }
 }

@@ -201,7 +201,7 @@ where
 #[derive(clap::Args, Clone, Debug)]
 pub struct SearchArgs {
     /// Search depth: 0 (static, default) up to 4 plies of lookahead (gnubg's method).
-    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=4))]
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=i64::from(evaluator::search::MAX_FILTER_PLIES)))]
     pub plies: u32,
     /// In lookahead, score every move fully instead of letting gnubg's pruning nets
     /// preselect candidates.

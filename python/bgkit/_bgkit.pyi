@@ -22,6 +22,9 @@ Indices = Union[npt.NDArray[np.integer], Sequence[int]]
 class FileError(OSError):
     """A file is missing, unreadable or damaged; the message names it."""
 
+class FileMissingError(FileError, FileNotFoundError):
+    """A file given by path is not there (``errno``, ``filename`` set)."""
+
 class Position:
     """A backgammon position in gnubg's layout (immutable, hashable)."""
     def __init__(self, value: PositionLike) -> None: ...

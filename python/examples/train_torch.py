@@ -4,8 +4,8 @@ as gnubg weights and duel it against pubeval with the `trainer` CLI.
 Steps (each printed as it runs):
 
 1. data: `datasets sample` self-play positions, `datasets rollout` labels them
-   (cubeless rollouts) into WORK/data.bgds (each skipped when its file is there from an
-   earlier run);
+   (cubeless rollouts) into WORK/data.bgds (skipped when that is there from an earlier
+   run; its intermediate WORK/positions.csv is the script's own and is replaced);
 2. inputs: the `.bgds` file mapped with bgkit.Dataset (no copy); its contact rows
    split into training and validation; mini-batches of gnubg's 250 contact inputs
    and the five rollout probabilities from Dataset.batches (seeded, the trainer's
@@ -80,19 +80,22 @@ def main():
     a = ap.parse_args()
     bindir, work = Path(a.bin), Path(a.work)
     work.mkdir(parents=True, exist_ok=True)
+    out = work / "torch-contact.wd"
+    # The net is the user's result: refused before any work, not after the training.
+    if out.exists() and not a.force:
+        sys.exit(f"train_torch.py: {out} exists (give --force to replace it)")
     torch.manual_seed(a.seed)
     # Small nets and batches: one thread is fastest (and leaves the cores to bgkit).
     torch.set_num_threads(1)
 
     # 1. data
     data = work / "data.bgds"
-    positions = work / "positions.csv"
     if not data.exists():
         t = time.time()
-        if not positions.exists():
-            run([bindir / "datasets", "sample", "--games", a.games, "--seed", a.seed, "-o", positions, "--quiet"])
-        run([bindir / "datasets", "rollout", "--input", positions, "--trials", a.trials,
-             "--truncate", a.truncate, "--seed", a.seed, "-o", data, "--quiet"])
+        run([bindir / "datasets", "sample", "--games", a.games, "--seed", a.seed, "-o", work / "positions.csv",
+             "--quiet", "--force"])
+        run([bindir / "datasets", "rollout", "--input", work / "positions.csv", "--trials", a.trials,
+             "--truncate", a.truncate, "--seed", a.seed, "-o", data, "--quiet", "--force"])
         print(f"data: {time.time() - t:.0f} s")
 
     # 2. inputs
@@ -122,7 +125,6 @@ def main():
     print(f"training: {time.time() - t:.0f} s")
 
     # 4. weights
-    out = work / "torch-contact.wd"
     weights = bgkit.Weights.load(GNUBG_WD).replace("contact", model.to_bgkit())
     weights.save(out, force=a.force)
     print(f"wrote {out}: {weights}")

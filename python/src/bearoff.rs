@@ -7,7 +7,7 @@ use gen_bearoff::{BearoffDb, BearoffError, OneSidedDb, TwoSidedDb};
 use numpy::PyArray1;
 use pyo3::prelude::*;
 
-use crate::errors::{file_error, guard, nonempty, value_error};
+use crate::errors::{existing, file_error, guard, value_error};
 use crate::position as convert;
 
 /// A one-sided bearoff database (``gnubg_os0.bd`` or one ``gen-bearoff`` wrote), mapped.
@@ -55,7 +55,7 @@ fn side(v: Vec<i64>) -> PyResult<[u8; 25]> {
     let mut s = [0u8; 25];
     for (i, (d, &n)) in s.iter_mut().zip(&v).enumerate() {
         *d = u8::try_from(n)
-            .map_err(|_| value_error(format!("side[{i}] is {n}: a count of checkers is 0 or more")))?;
+            .map_err(|_| value_error(format!("side[{i}] is {n}: a count of checkers is 0 to 15")))?;
     }
     Ok(s)
 }
@@ -63,8 +63,8 @@ fn side(v: Vec<i64>) -> PyResult<[u8; 25]> {
 #[pymethods]
 impl PyOneSided {
     #[new]
-    fn new(path: PathBuf) -> PyResult<PyOneSided> {
-        let path = nonempty("path", path)?;
+    fn new(py: Python<'_>, path: PathBuf) -> PyResult<PyOneSided> {
+        let path = existing(py, "path", path)?;
         guard(|| match open(&path)? {
             BearoffDb::OneSided(inner) => Ok(PyOneSided { inner }),
             _ => Err(file_error(format!(
@@ -125,8 +125,8 @@ impl PyOneSided {
 #[pymethods]
 impl PyTwoSided {
     #[new]
-    fn new(path: PathBuf) -> PyResult<PyTwoSided> {
-        let path = nonempty("path", path)?;
+    fn new(py: Python<'_>, path: PathBuf) -> PyResult<PyTwoSided> {
+        let path = existing(py, "path", path)?;
         guard(|| match open(&path)? {
             BearoffDb::TwoSided(inner) => Ok(PyTwoSided { inner }),
             _ => Err(file_error(format!(

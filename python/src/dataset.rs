@@ -16,7 +16,7 @@ use numpy::{
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyList, PyTuple};
 
-use crate::errors::{file_error, guard, int_arg, nonempty, value_error};
+use crate::errors::{existing, file_error, guard, int_arg, value_error};
 use crate::inputs::{self, Kind};
 use crate::position as convert;
 
@@ -119,7 +119,7 @@ fn stride<T>() -> usize {
 impl PyDataset {
     #[new]
     fn new(py: Python<'_>, path: PathBuf) -> PyResult<PyDataset> {
-        let path = nonempty("path", path)?;
+        let path = existing(py, "path", path)?;
         guard(|| {
             let inner = py.detach(|| BinaryDataset::open(&path)).map_err(file_error)?;
             Ok(PyDataset {
@@ -319,12 +319,13 @@ impl PySamples {
 }
 
 /// Reads a dataset into memory: ``format`` ``"csv"``, ``"gnubg-nn"`` or ``"binary"``,
-/// else told from the file (binary magic, extension, CSV header). ``bgkit.FileError``
+/// else told from the file (binary magic, a CSV header, then the extension).
+/// ``bgkit.FileError``
 /// naming the file and line of a bad row.
 #[pyfunction]
 #[pyo3(signature = (path, format=None))]
 pub fn read_dataset(py: Python<'_>, path: PathBuf, format: Option<&str>) -> PyResult<PySamples> {
-    let path = nonempty("path", path)?;
+    let path = existing(py, "path", path)?;
     guard(|| {
         let format = match format {
             None => None,
@@ -444,9 +445,9 @@ impl Batches {
         drop_last: bool,
     ) -> PyResult<Batches> {
         guard(|| {
-            let batch_size: usize = int_arg("batch_size", batch_size)?;
-            let seed: u64 = int_arg("seed", seed)?;
-            let epoch: u32 = int_arg("epoch", epoch)?;
+            let batch_size: usize = int_arg("batch_size", batch_size, "1 or more")?;
+            let seed: u64 = int_arg("seed", seed, "0 to 2**64 - 1")?;
+            let epoch: u32 = int_arg("epoch", epoch, "0 to 2**32 - 1")?;
             if batch_size == 0 {
                 return Err(value_error("batch_size must be at least 1"));
             }

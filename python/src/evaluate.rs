@@ -14,7 +14,7 @@ use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray3};
 use pyo3::prelude::*;
 use rayon::prelude::*;
 
-use crate::errors::{detached, file_error, guard, nonempty, value_error};
+use crate::errors::{detached, existing, file_error, guard, value_error};
 use crate::nets::PyWeights;
 use crate::position as convert;
 use crate::position::{dice, PyMove};
@@ -60,9 +60,9 @@ fn eval_error(e: EvalError) -> PyErr {
     }
 }
 
-/// The deepest search offered: the CLI's `--plies` limit (each ply costs about 21
-/// times the one before; 4 plies take seconds a position).
-const MAX_PLIES: u32 = 4;
+/// The deepest search offered, as the CLI's `--plies`: the depth of gnubg's move filters
+/// (each ply costs about 21 times the one before; 4 plies take seconds a position).
+const MAX_PLIES: u32 = evaluator::search::MAX_FILTER_PLIES;
 
 /// `plies` (a Python int) as a depth, or `ValueError` naming it.
 fn check_plies(plies: i64) -> PyResult<u32> {
@@ -178,7 +178,7 @@ impl PyEvaluator {
                             .map_err(|e| value_error(format!("these weights cannot be evaluated: {e}")))?;
                         w.clone()
                     }),
-                    Err(_) => Ok(Some(nonempty("weights", w.extract::<PathBuf>()?)?)),
+                    Err(_) => Ok(Some(existing(py, "weights", w.extract::<PathBuf>()?)?)),
                 },
                 None => Ok(None),
             };
@@ -187,8 +187,8 @@ impl PyEvaluator {
                     Ok(p) => p.clone(),
                     Err(_) => Some(PathBuf::from("(in memory)")),
                 },
-                bearoff_os: bearoff_os.map(|p| nonempty("bearoff_os", p)).transpose()?,
-                bearoff_ts: bearoff_ts.map(|p| nonempty("bearoff_ts", p)).transpose()?,
+                bearoff_os: bearoff_os.map(|p| existing(py, "bearoff_os", p)).transpose()?,
+                bearoff_ts: bearoff_ts.map(|p| existing(py, "bearoff_ts", p)).transpose()?,
                 no_bearoff,
             };
             let (inner, weights_name) = detached(

@@ -26,6 +26,7 @@ mod position;
 #[pymodule]
 fn _bgkit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("FileError", m.py().get_type::<errors::FileError>())?;
+    errors::add_file_missing(m)?;
     m.add_class::<position::PyPosition>()?;
     m.add_class::<position::PyMove>()?;
     m.add_function(wrap_pyfunction!(position::boards, m)?)?;

@@ -10,7 +10,7 @@ use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray, PyUntypedArrayM
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 
-use crate::errors::{file_error, guard, nonempty, value_error};
+use crate::errors::{existing, file_error, guard, nonempty, value_error};
 use crate::position::shape_text;
 
 /// One net with one hidden layer, as gnubg computes it:
@@ -282,8 +282,8 @@ impl PyWeights {
     /// first bytes; nets of any shape are accepted. ``bgkit.FileError`` naming the file
     /// if it is missing or damaged.
     #[staticmethod]
-    fn load(path: PathBuf) -> PyResult<PyWeights> {
-        let path = nonempty("path", path)?;
+    fn load(py: Python<'_>, path: PathBuf) -> PyResult<PyWeights> {
+        let path = existing(py, "path", path)?;
         guard(|| {
             Ok(PyWeights {
                 inner: Weights::load_any(&path).map_err(file_error)?,

@@ -72,12 +72,7 @@ impl PyMove {
 
 /// The roll `d1`, `d2` (Python ints), or `ValueError` naming it.
 pub fn dice(d1: i64, d2: i64) -> PyResult<Dice> {
-    match (u8::try_from(d1), u8::try_from(d2)) {
-        (Ok(a), Ok(b)) => Dice::new(a, b).map_err(value_error),
-        _ => Err(value_error(format!(
-            "invalid dice '{d1} {d2}': each die must be 1-6"
-        ))),
-    }
+    Dice::from_ints(d1, d2).map_err(value_error)
 }
 
 #[pymethods]

@@ -40,7 +40,8 @@ def test_integers_out_of_range_name_the_argument(evaluator):
     raises(ValueError, "plies 5", lambda: evaluator.best_move(start, 3, 1, plies=5))
     require(OS0)
     os0 = bgkit.OneSidedDb(OS0)
-    raises(ValueError, "side[0] is -1", lambda: os0.index_of([-1]))
+    raises(ValueError, "side[0] is -1: a count of checkers is 0 to 15", lambda: os0.index_of([-1]))
+    raises(ValueError, "side[1] is 300: a count of checkers is 0 to 15", lambda: os0.index_of([0, 300]))
     # A NumPy array is a sequence of counts too.
     assert os0.index_of(np.array([1, 2], np.uint8)) == os0.index_of([1, 2])
 
@@ -50,7 +51,7 @@ def test_dataset_arguments_out_of_range(tmp_path):
     path.write_text("position_id,win,win_g,win_bg,lose_g,lose_bg\n4HPwATDgc/ABMA,0.5,0.1,0.01,0.1,0.01\n")
     samples = bgkit.read_dataset(path)
     raises(ValueError, "batch_size -5 is out of range", lambda: samples.batches(-5, seed=1))
-    raises(ValueError, "seed -1 is out of range", lambda: samples.batches(4, seed=-1))
+    raises(ValueError, "seed -1 is out of range (0 to 2**64 - 1)", lambda: samples.batches(4, seed=-1))
     raises(ValueError, "seed 18446744073709551616 is out of range", lambda: samples.batches(4, seed=2**64))
     raises(ValueError, "epoch 4294967296 is out of range", lambda: samples.batches(4, seed=1, epoch=2**32))
     # The largest seed is a seed.
@@ -112,3 +113,28 @@ def test_bgkit_simd_naming_no_kernel_is_refused():
     r = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, BGKIT_SIMD="avx-512"),
                        capture_output=True, text=True)
     assert r.returncode != 0 and "BGKIT_SIMD is 'avx-512'" in r.stderr, r.stderr
+
+
+def test_a_missing_file_is_a_file_not_found_error_too(tmp_path):
+    missing = str(tmp_path / "missing.wd")
+    for make in (
+        lambda: bgkit.Weights.load(missing),
+        lambda: bgkit.Evaluator(missing),
+        lambda: bgkit.Evaluator(bearoff_os=missing),
+        lambda: bgkit.Dataset(missing),
+        lambda: bgkit.read_dataset(missing),
+        lambda: bgkit.OneSidedDb(missing),
+        lambda: bgkit.TwoSidedDb(missing),
+    ):
+        with pytest.raises(FileNotFoundError) as e:
+            make()
+        assert isinstance(e.value, bgkit.FileError) and isinstance(e.value, bgkit.FileMissingError)
+        assert e.value.errno == 2 and e.value.filename == missing
+        assert str(e.value) == f"[Errno 2] No such file or directory: '{missing}'"
+    # A file that is there but damaged stays a FileError only.
+    bad = tmp_path / "bad.wd"
+    bad.write_bytes(b"not weights")
+    with pytest.raises(bgkit.FileError) as e:
+        bgkit.Weights.load(str(bad))
+    assert not isinstance(e.value, FileNotFoundError)
+

@@ -95,7 +95,7 @@ impl Player for RandomPlayer {
 }
 
 /// The most plies a player may look ahead (the depth of gnubg's move filters).
-pub const MAX_PLIES: u32 = 4;
+pub const MAX_PLIES: u32 = evaluator::search::MAX_FILTER_PLIES;
 
 /// A player that is an evaluator: it chooses at `plies` plies, 0-ply by
 /// [`Evaluator::best_move`], deeper by gnubg's `FindnSaveBestMoves` with its normal move

@@ -64,10 +64,8 @@ pub fn roll(text: &str, given: &AnyId, dice: &[i64]) -> Result<((u8, u8), Dice)>
 /// `7`, not a parse error about bytes), naming them in the error.
 pub fn parse_dice(d: &[i64]) -> Result<(u8, u8, Dice)> {
     match d {
-        [a, b] => match (u8::try_from(*a), u8::try_from(*b)) {
-            (Ok(x), Ok(y)) => Ok((x, y, Dice::new(x, y).context("bad --dice")?)),
-            _ => bail!("bad --dice: invalid dice '{a} {b}': each die must be 1-6"),
-        },
+        // In range once Dice accepts them.
+        [a, b] => Ok((*a as u8, *b as u8, Dice::from_ints(*a, *b).context("bad --dice")?)),
         _ => bail!("--dice takes two values, e.g. --dice 3 1"),
     }
 }
