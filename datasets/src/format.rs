@@ -68,7 +68,7 @@ impl Format {
         let mut head = [0u8; 16];
         let mut f = std::fs::File::open(path).map_err(|e| DatasetError::io(path, e))?;
         let mut n = 0;
-        // Short reads (a pipe, a FUSE file) must not hide the magic or the header.
+        // A short read (a network or FUSE file) must not hide the magic or the header.
         while n < head.len() {
             match f.read(&mut head[n..]).map_err(|e| DatasetError::io(path, e))? {
                 0 => break,

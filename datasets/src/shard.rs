@@ -79,8 +79,11 @@ impl Manifest {
         fileio::write_atomic(&path, text.as_bytes()).map_err(|e| DatasetError::io(&path, e))
     }
 
-    /// The manifest of `part`, or `None` when it has none.
+    /// The manifest of `part`, or `None` when it has none; an error when `part` itself
+    /// is not there.
     pub fn read(part: &Path) -> Result<Option<Manifest>, DatasetError> {
+        // A part that is not there is named as such, not as a part without a manifest.
+        std::fs::metadata(part).map_err(|e| DatasetError::io(part, e))?;
         let path = Manifest::path_for(part);
         let text = match std::fs::read_to_string(&path) {
             Ok(t) => t,
@@ -256,6 +259,7 @@ mod tests {
     fn manifests_of_an_older_version_read_but_do_not_mix_with_newer_ones() {
         let dir = test_support::Scratch::new("datasets", "manifest-versions");
         let old_part = dir.join("q1.csv");
+        std::fs::write(&old_part, "").unwrap();
         // What datasets wrote before digest versions (the digest included paths).
         std::fs::write(
             Manifest::path_for(&old_part),
@@ -264,6 +268,7 @@ mod tests {
         .unwrap();
         let old = Manifest::read(&old_part).unwrap().unwrap();
         let newer = dir.join("q3.csv");
+        std::fs::write(&newer, "").unwrap();
         std::fs::write(
             Manifest::path_for(&newer),
             r#"{"job":"rollout","shard":{"k":1,"n":2},"job_digest":"0123456789abcdef","digest_version":3,"rows":30}"#,

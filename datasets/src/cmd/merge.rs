@@ -54,12 +54,6 @@ pub fn run(args: Args) -> Result<ExitCode> {
     inputs.extend(args.input.as_deref());
     inputs.extend(manifest_files.iter().filter(|m| m.exists()).map(PathBuf::as_path));
     cli_support::outputs::check(&args.output, &inputs, args.force)?;
-    // A part that is not there is named as such, not as a part without a manifest.
-    for p in &args.parts {
-        if let Err(e) = std::fs::metadata(p) {
-            bail!("{}: {e}", p.display());
-        }
-    }
     let mut manifests = Vec::new();
     for p in &args.parts {
         manifests.push((p.display().to_string(), Manifest::read(p)?));

@@ -220,12 +220,6 @@ impl Display {
 pub fn run(args: Args) -> Result<ExitCode> {
     global_threads(args.threads)?;
     super::common::check_database_output(&args.output, args.force)?;
-    if !(1..=3).contains(&args.checkers) {
-        bail!(
-            "hypergammon databases have 1 to 3 checkers per side, not {}",
-            args.checkers
-        );
-    }
     if args.gnubg_compat && args.gnubg_dance {
         bail!("--gnubg-compat already uses gnubg's rule for rolls that cannot be played; drop --gnubg-dance");
     }

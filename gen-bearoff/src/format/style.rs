@@ -40,10 +40,13 @@ pub enum StyleError {
     WideWithoutHeader,
 }
 
-/// Refuses gnubg's header for a database gnubg cannot read for its number of points;
-/// a check that needs no size, made before any work (`no_header`: no header is written,
-/// so any size goes).
+/// Everything [`choose`] refuses that needs no file size, checked before any work:
+/// the wide header without a header, and gnubg's header for a database gnubg cannot
+/// read for its number of points (`no_header`: no header is written, so any size goes).
 pub fn check_points(choice: StyleChoice, no_header: bool, points: u8) -> Result<(), StyleError> {
+    if no_header && choice == StyleChoice::Wide {
+        return Err(StyleError::WideWithoutHeader);
+    }
     if choice == StyleChoice::Gnubg && !no_header && points > GNUBG_MAX_POINTS {
         return Err(StyleError::GnubgPoints { points });
     }
@@ -59,7 +62,6 @@ pub fn choose(
 ) -> Result<HeaderStyle, StyleError> {
     check_points(choice, no_header, points)?;
     Ok(match (no_header, choice) {
-        (true, StyleChoice::Wide) => return Err(StyleError::WideWithoutHeader),
         (true, _) => HeaderStyle::None,
         (false, StyleChoice::Gnubg) => HeaderStyle::Gnubg,
         (false, StyleChoice::Wide) => HeaderStyle::Wide,

@@ -171,6 +171,14 @@ mod tests {
                 },
                 "at most 23 points",
             ),
+            (
+                OneSidedSpec {
+                    style: StyleChoice::Wide,
+                    no_header: true,
+                    ..OneSidedSpec::new(6, 15)
+                },
+                "cannot be combined with the wide header",
+            ),
         ] {
             let e = build_one_sided(&spec, 0, &mut sink, &never)
                 .unwrap_err()
