@@ -282,7 +282,9 @@ if [ "$killed" = 1 ]; then
 else
   fail "rollout: task 2 finished before it could be killed (make the rollout longer)"
 fi
-if wait_for "$id" 600 && cmp -s rollout-one.csv rollout-slurm.csv; then
+# The whole step takes seconds; a requeued task left pending (seen once in a run on the
+# 2-core machine, 2026-12-07) fails here within CI's time, printing the queue.
+if wait_for "$id" 240 && cmp -s rollout-one.csv rollout-slurm.csv; then
   resumed=$(grep -c 'resuming from' rollout-slurm.csv.work/logs/*_2.out || true)
   pass "rollout: 4 tasks + merge = one process, task 2 killed and requeued (resumed from its journal: $resumed) (md5 $(md5sum <rollout-one.csv | cut -c1-12))"
 else

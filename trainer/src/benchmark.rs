@@ -10,6 +10,8 @@
 //! sample standard deviation / √n, × 1000). Classes are gnubg's classes of the
 //! starting position. The set's format is described in [`datasets::benchmark`].
 
+use std::path::{Path, PathBuf};
+
 use board::{Dice, MoveGen, Position};
 use datasets::benchmark::Entry;
 use datasets::class::dataset_class;
@@ -229,6 +231,37 @@ pub fn summarise(player: &str, entries: &[Entry], scores: &[Option<Scored>]) -> 
         classes,
         versus: None,
     }
+}
+
+/// Refuses a benchmark set given twice, as the same file (after links and `..`) or as a
+/// copy (the same size and SHA-256): counted twice, its positions would understate the
+/// standard error. A set that cannot be read is left to the reader's error.
+pub fn distinct_sets(paths: &[PathBuf]) -> Result<(), TrainerError> {
+    /// A set's canonical path, and its size and SHA-256 (`None` where unreadable).
+    type Identity = (Option<PathBuf>, Option<(u64, String)>);
+    let identity = |p: &Path| -> Identity {
+        let canonical = std::fs::canonicalize(p).ok();
+        let size = std::fs::metadata(p).map(|m| m.len()).ok();
+        let digest = fileio::checksum::sha256_file(p).ok();
+        (canonical, size.zip(digest))
+    };
+    let mut seen: Vec<(&PathBuf, Identity)> = Vec::new();
+    for path in paths {
+        let (canonical, content) = identity(path);
+        for (other, (other_canonical, other_content)) in &seen {
+            let same_file = canonical.is_some() && &canonical == other_canonical;
+            if same_file || (content.is_some() && &content == other_content) {
+                return Err(TrainerError::Invalid(format!(
+                    "--set {} and --set {} are {}; give each set once (a set counted twice understates the standard error)",
+                    other.display(),
+                    path.display(),
+                    if same_file { "the same file" } else { "the same contents" }
+                )));
+            }
+        }
+        seen.push((path, (canonical, content)));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

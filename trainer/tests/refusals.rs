@@ -385,6 +385,18 @@ fn init_values_of_other_flags_get_a_hint_not_a_missing_file() {
             vec!["td", "--games", "10", "--out", s(&out), "--init", "gnubg:"],
             "'gnubg:' is a player",
         ),
+        (
+            vec![
+                "td",
+                "--games",
+                "10",
+                "--out",
+                s(&out),
+                "--init",
+                "gnubg:/my/nets.wd",
+            ],
+            "--init takes the weights file itself: --init /my/nets.wd",
+        ),
     ] {
         refused(&trainer(&args), needle);
     }

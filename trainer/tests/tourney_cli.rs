@@ -489,25 +489,21 @@ fn tourney_bad_arguments_are_errors() {
     );
     // More games than a file can hold: refused before anything is built (it used to
     // abort on a 448 GB allocation), also when the cycles make the count.
-    for (g, cycles, total) in [
-        ("4000000000", "1", "4000000000 games"),
-        ("4", "4000000000", "16000000000 games"),
+    // A gauntlet's first N meet each other too: gauntlet:4 of 5 is 10 pairings a cycle.
+    let five = ["pubeval", "random", "a=random", "b=random", "c=random"];
+    for (kind, g, cycles, total) in [
+        ("round-robin", "4000000000", "1", "4000000000 games (1 pairings"),
+        ("round-robin", "4", "4000000000", "16000000000 games"),
+        ("gauntlet:4", "1000002", "1", "10000020 games (10 pairings"),
     ] {
-        fails_with_all(
-            &[
-                "tourney",
-                "new",
-                fs,
-                "--participants",
-                "pubeval",
-                "random",
-                "--games-per-pairing",
-                g,
-                "--cycles",
-                cycles,
-            ],
-            &[total, "at most 10000000"],
-        );
+        let mut args = vec!["tourney", "new", fs, "--type", kind, "--participants"];
+        args.extend(if kind == "round-robin" {
+            &five[..2]
+        } else {
+            &five[..]
+        });
+        args.extend(["--games-per-pairing", g, "--cycles", cycles]);
+        fails_with_all(&args, &[total, "at most 10000000"]);
     }
     fails_with_all(
         &[

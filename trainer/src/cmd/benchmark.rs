@@ -42,30 +42,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let threads = thread_count(args.threads)?;
     let mut entries = Vec::new();
     let mut gen = board::MoveGen::new();
-    // Each set once: a set given twice (the same file, or a copy of it) would count its
-    // positions twice and understate the standard error.
-    // Each set given so far: its path, canonical path and bytes.
-    type Seen<'a> = (&'a PathBuf, Option<PathBuf>, Option<Vec<u8>>);
-    let mut seen: Vec<Seen> = Vec::new();
+    trainer::benchmark::distinct_sets(&args.set)?;
     for path in &args.set {
-        let (canonical, bytes) = (std::fs::canonicalize(path).ok(), std::fs::read(path).ok());
-        for (other, other_canonical, other_bytes) in &seen {
-            let same_file = canonical.is_some() && &canonical == other_canonical;
-            if same_file || (bytes.is_some() && &bytes == other_bytes) {
-                bail!(
-                    "--set {} and --set {} are {}; give each set once (a set counted twice \
-                     understates the standard error)",
-                    other.display(),
-                    path.display(),
-                    if same_file {
-                        "the same file"
-                    } else {
-                        "the same contents"
-                    }
-                );
-            }
-        }
-        seen.push((path, canonical, bytes));
         let set = datasets::benchmark::read(path)?;
         if set.entries.is_empty() {
             bail!("{} holds no positions", path.display());

@@ -99,9 +99,10 @@ pub fn init_file(text: &str, schemes: bool) -> Result<PathBuf, String> {
         .into_iter()
         .find(|p| p.is_file())
         .map_or_else(|| "gnubg.wd".to_string(), |p| p.display().to_string());
-    if text.starts_with("gnubg:") {
+    if let Some(file) = text.strip_prefix("gnubg:") {
+        let file = if file.is_empty() { gnubg.as_str() } else { file };
         return Err(format!(
-            "'{text}' is a player ('gnubg:' names gnubg's nets in duel and benchmark); --init takes the weights file itself, e.g. {gnubg}"
+            "'{text}' is a player ('gnubg:' names gnubg's nets in duel and benchmark); --init takes the weights file itself: --init {file}"
         ));
     }
     if !schemes && matches!(text, "xavier" | "gnubg") {

@@ -59,8 +59,31 @@ pub fn push_round(t: &mut Tournament, cycle: usize, plan: &RoundPlan) {
     });
 }
 
-/// A new tournament: checks the settings, builds the whole schedule (Swiss: its first
-/// round).
+/// The most games a new tournament may schedule: its file holds each game (about 40
+/// bytes before it is played), and every command holds the file in memory. Files made
+/// before the limit still load.
+pub const MAX_GAMES: u128 = 10_000_000;
+
+/// Refuses a schedule of more than [`MAX_GAMES`] games before building it: the pairings
+/// of a cycle (as [`cycle_plan`] makes them; Swiss: ⌊p/2⌋ a round) × the games of each
+/// × the cycles.
+fn check_size(s: &Settings, p: usize) -> Result<(), TrainerError> {
+    let pairings = match s.kind {
+        Kind::Swiss(rounds) => rounds as usize * (p / 2),
+        kind => cycle_plan(kind, p, 0).iter().map(|r| r.pairs.len()).sum(),
+    } as u128;
+    let games = pairings * u128::from(s.games_per_pairing) * u128::from(s.cycles);
+    if games > MAX_GAMES {
+        return Err(TrainerError::Invalid(format!(
+            "{games} games ({pairings} pairings a cycle × {} games × {} cycles): a new tournament holds at most {MAX_GAMES}",
+            s.games_per_pairing, s.cycles
+        )));
+    }
+    Ok(())
+}
+
+/// A new tournament: checks the settings and its size, builds the whole schedule
+/// (Swiss: its first round).
 pub fn new_tournament(
     settings: Settings,
     participants: Vec<Participant>,
@@ -75,6 +98,7 @@ pub fn new_tournament(
     };
     check::check_settings(&t).map_err(TrainerError::Invalid)?;
     let p = t.participants.len();
+    check_size(&t.settings, p)?;
     match t.settings.kind {
         Kind::Swiss(_) => {
             if let Some((cycle, plan)) = swiss::next_round(&t) {
