@@ -100,17 +100,24 @@ fn pruned_move_choice_agrees_with_the_full_choice() {
     assert!(same * 100 >= pruned_rows * 94, "{same}/{pruned_rows}");
 }
 
+/// gnubg's nets loaded as a trainer model, the evaluator on the same nets, and the
+/// databases for the model's engine (`None` without gnubg's files).
+fn gnubg_as_model() -> Option<(Model, evaluator::Evaluator, Arc<BearoffDbs>)> {
+    if !have(&[WD, OS, TS]) {
+        return None;
+    }
+    let weights = Weights::load(WD).unwrap();
+    let model = Model::from_weights(gnubg_config(128), weights.clone(), Path::new(WD)).unwrap();
+    Some((model, evaluator::Evaluator::new(weights, dbs()), Arc::new(dbs())))
+}
+
 /// gnubg's nets loaded as a trainer model evaluate, through the seam, bit for bit as
 /// the evaluator's own gnubg nets, in every class (race backgammons included).
 #[test]
 fn trainer_engine_matches_the_evaluator_on_gnubg_weights() {
-    if !have(&[WD, OS, TS]) {
+    let Some((model, ev, d)) = gnubg_as_model() else {
         return;
-    }
-    let weights = Weights::load(WD).unwrap();
-    let model = Model::from_weights(gnubg_config(128), weights.clone(), Path::new(WD)).unwrap();
-    let ev = evaluator::Evaluator::new(weights, dbs());
-    let d = Arc::new(dbs());
+    };
     let engine = model.engine(&d);
     let mut rdr = csv::Reader::from_path(testdata("gnubg/positions.csv")).unwrap();
     let mut per_class = std::collections::BTreeMap::new();
@@ -275,13 +282,9 @@ fn duplicate_dice_cancel_between_identical_players() {
 #[test]
 fn a_trainer_model_rolls_out_as_the_evaluator() {
     use datasets::{Roller, RolloutSettings};
-    if !have(&[WD, OS, TS]) {
+    let Some((model, ev, d)) = gnubg_as_model() else {
         return;
-    }
-    let weights = Weights::load(WD).unwrap();
-    let model = Model::from_weights(gnubg_config(128), weights.clone(), Path::new(WD)).unwrap();
-    let ev = evaluator::Evaluator::new(weights, dbs());
-    let d = Arc::new(dbs());
+    };
     let engine = model.engine(&d);
     // The first contact (class 10) and race (8) positions gnubg recorded.
     let mut rdr = csv::Reader::from_path(testdata("gnubg/positions.csv")).unwrap();
