@@ -87,10 +87,16 @@ fn no_hard_links(e: &io::Error) -> bool {
     ) || (cfg!(target_os = "linux") && e.raw_os_error() == Some(EOPNOTSUPP))
 }
 
-/// Refuses to replace a FIFO, a device or a socket (or a link to one) with a file: the
-/// rename would put a regular file in its place (as root, `/dev/full` itself).
+/// Whether `path` is a FIFO, a device or a socket (or a link to one): something no
+/// writer here replaces with a file, since the rename would put a regular file in its
+/// place (as root, `/dev/full` itself).
+pub fn is_special(path: &Path) -> bool {
+    fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
+}
+
+/// Refuses to replace a special file ([`is_special`]) with a file.
 fn refuse_special(target: &Path) -> io::Result<()> {
-    if fs::metadata(target).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+    if is_special(target) {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
             format!(

@@ -86,20 +86,9 @@ fn write_atomic_replaces_an_existing_file() {
 #[test]
 fn a_fifo_or_a_device_is_never_replaced_by_a_file() {
     let s = Scratch::new("special");
-    // A link to /dev/null (a character device on every Unix) stands for the device.
-    let link = s.0.join("null.wd");
-    std::os::unix::fs::symlink("/dev/null", &link).unwrap();
-    let mut targets = vec![link];
-    let fifo = s.0.join("fifo.wd");
-    if std::process::Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .is_ok_and(|st| st.success())
-    {
-        targets.push(fifo);
-    } else {
-        eprintln!("the FIFO case is skipped: mkfifo is not available");
-    }
+    // A link to /dev/null stands for the device (a temporary file beside /dev/null
+    // itself would be one in /dev).
+    let targets = test_support::special_files(&s.0, "wd");
     for target in &targets {
         let e = write_atomic(target, b"weights").unwrap_err();
         assert_eq!(e.kind(), io::ErrorKind::InvalidInput);

@@ -125,6 +125,23 @@ pub fn dir_names(dir: &Path) -> Vec<String> {
     v
 }
 
+/// Special files made in `dir` for the tests of the "never replace one" rule: a link
+/// `null.<ext>` to /dev/null (a character device on every Unix) and, where `mkfifo`
+/// runs, a FIFO `fifo.<ext>` (else a line on stderr says it is skipped).
+#[cfg(unix)]
+pub fn special_files(dir: &Path, ext: &str) -> Vec<PathBuf> {
+    let link = dir.join(format!("null.{ext}"));
+    std::os::unix::fs::symlink("/dev/null", &link).unwrap();
+    let fifo = dir.join(format!("fifo.{ext}"));
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if made.is_ok_and(|s| s.success()) {
+        vec![link, fifo]
+    } else {
+        eprintln!("the FIFO case is skipped: mkfifo is not available");
+        vec![link]
+    }
+}
+
 /// The CPU maker (x86-64), e.g. "GenuineIntel" or "AuthenticAMD"; empty if unknown.
 pub fn cpu_vendor() -> String {
     std::fs::read_to_string("/proc/cpuinfo")
