@@ -115,8 +115,13 @@ fn an_interrupted_ordered_run_continues_exactly() {
         assert_eq!(bytes(&whole.join(f)), bytes(&parts.join(f)), "{f}");
     }
     // The benchmarks' statistics too: rows written before a stop come back from
-    // state.json bit for bit (tests/json_floats.rs).
-    assert_eq!(curve_statistics(&whole), curve_statistics(&parts));
+    // state.json bit for bit (tests/json_floats.rs). A session stopped by its deadline
+    // benchmarks where it stops, so the parted run may hold more rows: each row of the
+    // whole run is in it, the same.
+    let parted = curve_statistics(&parts);
+    for row in curve_statistics(&whole) {
+        assert!(parted.contains(&row), "{row} not in {parted:?}");
+    }
 }
 
 /// Threads that wait help the others score their move lists (gnubg's inputs, exact
