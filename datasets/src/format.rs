@@ -14,6 +14,9 @@
 pub mod binary;
 pub mod csv;
 pub mod gnubg_nn;
+mod input;
+
+pub use input::Input;
 
 use std::io::Write;
 use std::path::Path;
@@ -62,26 +65,23 @@ impl Format {
 
     /// The format of an existing file: the binary magic, else a CSV header
     /// (`position_id` first, which no gnubg-nn line starts with: a CSV named `.txt` is
-    /// read as CSV), else the extension, else gnubg-nn text.
+    /// read as CSV), else the extension, else gnubg-nn text. A pipe is read whole to
+    /// tell, which leaves nothing to parse: open an input that may be one with
+    /// [`Input::open`] and ask it ([`Input::format`]).
     pub fn detect(path: &Path) -> Result<Format, DatasetError> {
-        use std::io::Read;
-        let mut head = [0u8; 16];
-        let mut f = std::fs::File::open(path).map_err(|e| DatasetError::io(path, e))?;
-        let mut n = 0;
-        // A short read (a network or FUSE file) must not hide the magic or the header.
-        while n < head.len() {
-            match f.read(&mut head[n..]).map_err(|e| DatasetError::io(path, e))? {
-                0 => break,
-                k => n += k,
-            }
+        Input::open(path)?.format()
+    }
+
+    /// The format of a file that starts with `head` (its first 16 bytes, fewer when it
+    /// is shorter) and is named `path`.
+    fn of_start(head: &[u8], path: &Path) -> Format {
+        if head.starts_with(&binary::MAGIC) {
+            Format::Binary
+        } else if head.starts_with(b"position_id") {
+            Format::Csv
+        } else {
+            Format::from_extension(path).unwrap_or(Format::GnubgNn)
         }
-        if head[..n].starts_with(&binary::MAGIC) {
-            return Ok(Format::Binary);
-        }
-        if head[..n].starts_with(b"position_id") {
-            return Ok(Format::Csv);
-        }
-        Ok(Format::from_extension(path).unwrap_or(Format::GnubgNn))
     }
 
     /// The format to write `path` in: `explicit`, else the extension. `option` is how
@@ -106,13 +106,9 @@ impl Format {
     }
 }
 
-/// Reads a whole dataset.
+/// Reads a whole dataset (a file, or a pipe: see [`Input`]).
 pub fn read(path: &Path, format: Format) -> Result<Vec<Sample>, DatasetError> {
-    match format {
-        Format::Csv => csv::read(path),
-        Format::GnubgNn => gnubg_nn::read(path),
-        Format::Binary => binary::BinaryDataset::open(path)?.samples(),
-    }
+    Input::open(path)?.samples(format)
 }
 
 /// Writes a whole dataset (to a temporary name, renamed when complete), replacing a

@@ -40,5 +40,5 @@ pub mod shard;
 pub mod stats;
 
 pub use error::DatasetError;
-pub use format::{Format, Sample};
+pub use format::{Format, Input, Sample};
 pub use rollout::{Roller, RolloutResult, RolloutSettings};

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use board::Position;
 use datasets::format::binary::{BinaryDataset, Record, HEADER_SIZE};
-use datasets::format::{Format, Sample};
+use datasets::format::{Format, Input, Sample};
 use numpy::ndarray::{ArrayView, Dim, Dimension, ShapeBuilder};
 use numpy::{
     Element, PyArray, PyArray1, PyArray2, PyArrayDescrMethods, PyArrayMethods, PyReadonlyArray1,
@@ -340,11 +340,12 @@ pub fn read_dataset(py: Python<'_>, path: PathBuf, format: Option<&str>) -> PyRe
         };
         let samples = py
             .detach(|| {
+                let input = Input::open(&path)?;
                 let f = match format {
                     Some(f) => f,
-                    None => Format::detect(&path)?,
+                    None => input.format()?,
                 };
-                datasets::format::read(&path, f)
+                input.samples(f)
             })
             .map_err(file_error)?;
         Ok(PySamples {

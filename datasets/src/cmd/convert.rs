@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use datasets::format::{self, Format};
+use datasets::format::{self, Format, Input};
 use fileio::Existing;
 
 use super::{note, FormatArg};
@@ -37,11 +37,12 @@ pub struct Args {
 pub fn run(args: Args) -> Result<ExitCode> {
     cli_support::outputs::check(&args.output, &[&args.input], args.force)?;
     let to = Format::for_output(&args.output, args.to.map(Format::from), "--to")?;
+    let input = Input::open(&args.input)?;
     let from = match args.from {
         Some(f) => f.into(),
-        None => Format::detect(&args.input)?,
+        None => input.format()?,
     };
-    let samples = format::read(&args.input, from)?;
+    let samples = input.samples(from)?;
     format::write_with(&args.output, to, &samples, Existing::replace_if(args.force))?;
     note(
         args.quiet,

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Result};
 use datasets::benchmark;
-use datasets::format::{self, write_text, Format};
+use datasets::format::{self, write_text, Format, Input};
 use datasets::job::read_positions;
 use datasets::merge::{
     merge_benchmark, merge_by_input, merge_positions, merge_round_robin, read_benchmark_lines,
@@ -89,7 +89,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
             let to = Format::for_output(&args.output, args.format.map(Format::from), "--format")?;
             let mut parts = Vec::new();
             for &(p, m) in &ordered {
-                let samples = format::read(p, Format::detect(p)?)?;
+                let part = Input::open(p)?;
+                let samples = part.samples(part.format()?)?;
                 rows(p, m, samples.len())?;
                 parts.push((p.display().to_string(), samples));
             }

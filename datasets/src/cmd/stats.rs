@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use datasets::format::{self, Format};
+use datasets::format::{Format, Input};
 
 use super::FormatArg;
 use datasets::stats::{count_classes, summarize};
@@ -28,14 +28,15 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
+    let input = Input::open(&args.input)?;
     let fmt = match args.format {
         Some(f) => f.into(),
-        None => Format::detect(&args.input)?,
+        None => input.format()?,
     };
     let mut out = cli_support::stdout();
-    if fmt == Format::Csv && !format::csv::has_targets(&args.input)? {
+    if fmt == Format::Csv && !input.has_targets()? {
         // A positions file (e.g. from `datasets sample`): counts only.
-        let positions = format::csv::read_position_ids(&args.input)?;
+        let positions = input.position_ids()?;
         let counts = count_classes(&positions);
         if args.json {
             let classes: Vec<_> = counts
@@ -57,7 +58,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let samples = format::read(&args.input, fmt)?;
+    let samples = input.samples(fmt)?;
     let s = summarize(&samples);
     if args.json {
         writeln!(out, "{}", serde_json::to_string_pretty(&s)?)?;

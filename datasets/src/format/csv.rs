@@ -6,7 +6,7 @@
 //! standard-error columns are all present or all absent. Writing puts the
 //! standard-error columns in only when every sample has them.
 
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::Path;
 
 use board::Position;
@@ -58,8 +58,12 @@ pub fn write_to(w: &mut dyn Write, samples: &[Sample]) -> std::io::Result<()> {
 
 /// Reads a CSV dataset.
 pub fn read(path: &Path) -> Result<Vec<Sample>, DatasetError> {
-    let file = std::fs::File::open(path).map_err(|e| DatasetError::io(path, e))?;
-    let mut rdr = ::csv::ReaderBuilder::new().flexible(false).from_reader(file);
+    read_from(path, open(path)?)
+}
+
+/// Reads a CSV dataset from `reader`, the contents of `path` (named in messages).
+pub fn read_from(path: &Path, reader: impl Read) -> Result<Vec<Sample>, DatasetError> {
+    let mut rdr = ::csv::ReaderBuilder::new().flexible(false).from_reader(reader);
     let headers = rdr
         .headers()
         .map_err(|e| DatasetError::parse(path, 1, format!("cannot read the header: {e}")))?
@@ -128,8 +132,12 @@ pub fn read(path: &Path) -> Result<Vec<Sample>, DatasetError> {
 /// none: a positions-only file). Some but not all five is an error naming the missing
 /// ones, never taken as positions-only.
 pub fn has_targets(path: &Path) -> Result<bool, DatasetError> {
-    let file = std::fs::File::open(path).map_err(|e| DatasetError::io(path, e))?;
-    let mut rdr = ::csv::ReaderBuilder::new().flexible(true).from_reader(file);
+    has_targets_from(path, open(path)?)
+}
+
+/// As [`has_targets`], reading `reader`, the contents of `path`.
+pub fn has_targets_from(path: &Path, reader: impl Read) -> Result<bool, DatasetError> {
+    let mut rdr = ::csv::ReaderBuilder::new().flexible(true).from_reader(reader);
     let headers = rdr
         .headers()
         .map_err(|e| DatasetError::parse(path, 1, format!("cannot read the header: {e}")))?;
@@ -165,8 +173,12 @@ fn target_columns(path: &Path, headers: &::csv::StringRecord) -> Result<bool, Da
 /// five of them is an error naming the missing ones (a damaged dataset, not a
 /// positions file).
 pub fn read_position_ids(path: &Path) -> Result<Vec<Position>, DatasetError> {
-    let file = std::fs::File::open(path).map_err(|e| DatasetError::io(path, e))?;
-    let mut rdr = ::csv::ReaderBuilder::new().flexible(true).from_reader(file);
+    read_position_ids_from(path, open(path)?)
+}
+
+/// As [`read_position_ids`], reading `reader`, the contents of `path`.
+pub fn read_position_ids_from(path: &Path, reader: impl Read) -> Result<Vec<Position>, DatasetError> {
+    let mut rdr = ::csv::ReaderBuilder::new().flexible(true).from_reader(reader);
     let headers = rdr
         .headers()
         .map_err(|e| DatasetError::parse(path, 1, format!("cannot read the header: {e}")))?
@@ -185,4 +197,8 @@ pub fn read_position_ids(path: &Path) -> Result<Vec<Position>, DatasetError> {
         out.push(any.position);
     }
     Ok(out)
+}
+
+fn open(path: &Path) -> Result<std::fs::File, DatasetError> {
+    std::fs::File::open(path).map_err(|e| DatasetError::io(path, e))
 }

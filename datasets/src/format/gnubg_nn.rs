@@ -8,7 +8,7 @@
 //! backgammon, lose gammon, lose backgammon for the side on roll. Blank lines and lines
 //! starting with `#` are skipped when reading.
 
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::Path;
 
 use board::Position;
@@ -69,7 +69,17 @@ pub fn write_to(w: &mut dyn Write, samples: &[Sample]) -> std::io::Result<()> {
 
 /// Reads a gnubg-nn training file.
 pub fn read(path: &Path) -> Result<Vec<Sample>, DatasetError> {
-    let text = std::fs::read(path).map_err(|e| DatasetError::io(path, e))?;
+    let file = std::fs::File::open(path).map_err(|e| DatasetError::io(path, e))?;
+    read_from(path, file)
+}
+
+/// Reads a gnubg-nn training file from `reader`, the contents of `path` (named in
+/// messages).
+pub fn read_from(path: &Path, mut reader: impl Read) -> Result<Vec<Sample>, DatasetError> {
+    let mut text = Vec::new();
+    reader
+        .read_to_end(&mut text)
+        .map_err(|e| DatasetError::io(path, e))?;
     let text =
         String::from_utf8(text).map_err(|_| DatasetError::file(path, "not a text file (invalid UTF-8)"))?;
     let mut out = Vec::new();

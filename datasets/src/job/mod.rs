@@ -24,7 +24,7 @@ use evaluator::eval::EvalError;
 use serde_json::{json, Value};
 
 use crate::error::DatasetError;
-use crate::format::{self, Format};
+use crate::format::Input;
 use crate::rng::Fnv1a;
 
 /// Where a job reports how far it is. Every method has an empty default, and `()`
@@ -166,10 +166,7 @@ pub fn file_digest(path: &Path) -> Result<String, JobError> {
 /// The positions of an input file: the `position_id` column of a CSV file, or the
 /// positions of any dataset file.
 pub fn read_positions(path: &Path) -> Result<Vec<Position>, DatasetError> {
-    Ok(match Format::detect(path)? {
-        Format::Csv => format::csv::read_position_ids(path)?,
-        f => format::read(path, f)?.into_iter().map(|s| s.position).collect(),
-    })
+    Input::open(path)?.positions()
 }
 
 /// A digest of a list of positions (order included).

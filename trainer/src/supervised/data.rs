@@ -15,7 +15,7 @@ use std::str::FromStr;
 use board::Position;
 use datasets::class::dataset_class;
 use datasets::format::binary::{BinaryDataset, Record};
-use datasets::format::{self, Format};
+use datasets::format::{Format, Input};
 use datasets::rng::Fnv1a;
 use evaluator::PositionClass;
 use serde::{Deserialize, Serialize};
@@ -152,10 +152,11 @@ impl ClassData {
         let mut items = Vec::new();
         let mut files: Vec<FileInfo> = Vec::new();
         for (f, path) in paths.iter().enumerate() {
-            let records = match Format::detect(path).map_err(dataset_error)? {
-                Format::Binary => Records::Mapped(BinaryDataset::open(path).map_err(dataset_error)?),
+            let input = Input::open(path).map_err(dataset_error)?;
+            let records = match input.format().map_err(dataset_error)? {
+                Format::Binary => Records::Mapped(input.binary().map_err(dataset_error)?),
                 other => {
-                    let samples = format::read(path, other).map_err(dataset_error)?;
+                    let samples = input.samples(other).map_err(dataset_error)?;
                     Records::Memory(samples.iter().map(Record::of).collect())
                 }
             };
