@@ -9,7 +9,10 @@
 # Usage: benches/bearoff-vs-gnubg.sh [runs] [case ...]
 #   cases: os6 os7 os8 os9 ts6x5 ts6x6 ts6x7 ts6x8 os6n   (default: os6 os8 ts6x6)
 set -euo pipefail
+# shellcheck source=../scripts/help.sh
+. "$(dirname "$0")/../scripts/help.sh" "$@"
 runs=${1:-3}
+whole_number bearoff-vs-gnubg.sh runs "$runs"
 shift || true
 cases=("$@")
 [ ${#cases[@]} -eq 0 ] && cases=(os6 os8 ts6x6)

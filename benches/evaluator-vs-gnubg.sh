@@ -6,7 +6,10 @@
 # calibrate draws them (--calibrate-boards: the like-for-like figure).
 # Usage: benches/evaluator-vs-gnubg.sh [rounds]   (needs gnubg installed)
 set -euo pipefail
+# shellcheck source=../scripts/help.sh
+. "$(dirname "$0")/../scripts/help.sh" "$@"
 rounds=${1:-3}
+whole_number evaluator-vs-gnubg.sh rounds "$rounds"
 root=$(cd "$(dirname "$0")/.." && pwd)
 cargo build --release -q -p evaluator --manifest-path "$root/Cargo.toml"
 ours="$root/target/release/evaluator"

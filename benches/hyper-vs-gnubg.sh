@@ -15,7 +15,10 @@
 # HYPER_THREADS=N; makehyper is single-threaded.
 # Usage: benches/hyper-vs-gnubg.sh [runs] [case ...]   cases: h1 h2 h3 (default: all)
 set -euo pipefail
+# shellcheck source=../scripts/help.sh
+. "$(dirname "$0")/../scripts/help.sh" "$@"
 runs=${1:-3}
+whole_number hyper-vs-gnubg.sh runs "$runs"
 shift || true
 cases=("$@")
 [ ${#cases[@]} -eq 0 ] && cases=(h1 h2 h3)

@@ -7,7 +7,10 @@
 # corpus benchmark; nothing of it enters this repository. Needs network access to
 # crates.io. Usage: benches/movegen-vs-bkgm.sh [seconds-per-run]
 set -euo pipefail
+# shellcheck source=../scripts/help.sh
+. "$(dirname "$0")/../scripts/help.sh" "$@"
 secs=${1:-3}
+whole_number movegen-vs-bkgm.sh seconds-per-run "$secs"
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

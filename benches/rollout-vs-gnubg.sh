@@ -19,10 +19,16 @@
 # Needs gnubg 1.07 (/usr/games/gnubg), its weights and bearoff databases, python3 and
 # `script` (util-linux / bsdutils: gnubg prints rollout results only on a terminal).
 set -euo pipefail
+# shellcheck source=../scripts/help.sh
+. "$(dirname "$0")/../scripts/help.sh" "$@"
 positions=${1:-5}
 trials=${2:-1296}
 vr_trials=${3:-72}
 reps=${4:-3}
+whole_number rollout-vs-gnubg.sh positions "$positions"
+whole_number rollout-vs-gnubg.sh trials "$trials"
+whole_number rollout-vs-gnubg.sh vr-trials "$vr_trials"
+whole_number rollout-vs-gnubg.sh reps "$reps"
 [[ "$reps" =~ ^[1-9][0-9]*$ ]] || { echo "rollout-vs-gnubg.sh: '$reps' is not a positive count of rounds" >&2; exit 2; }
 root=$(cd "$(dirname "$0")/.." && pwd)
 target=${CARGO_TARGET_DIR:-$root/target}

@@ -16,10 +16,14 @@
 # (ignored by git) from a temporary worktree. Run it on an otherwise idle machine: the
 # runs take both cores.
 set -euo pipefail
+# shellcheck source=../scripts/help.sh
+. "$(dirname "$0")/../scripts/help.sh" "$@"
 cd "$(dirname "$0")/.."
 commit=${1:-b054cc8}
 pairs=${2:-6}
 games=${3:-20000}
+whole_number td-vs-commit.sh PAIRS "$pairs"
+whole_number td-vs-commit.sh GAMES "$games"
 for n in "$pairs" "$games"; do
   [[ "$n" =~ ^[1-9][0-9]*$ ]] || { echo "td-vs-commit.sh: '$n' is not a positive count" >&2; exit 2; }
 done

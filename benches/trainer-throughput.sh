@@ -8,8 +8,11 @@
 #
 #   benches/trainer-throughput.sh [GAMES]
 set -euo pipefail
+# shellcheck source=../scripts/help.sh
+. "$(dirname "$0")/../scripts/help.sh" "$@"
 cd "$(dirname "$0")/.."
 games=${1:-20000}
+whole_number trainer-throughput.sh games "$games"
 cargo build --release -p trainer >/dev/null
 bin=${CARGO_TARGET_DIR:-target}/release/trainer
 tmp=$(mktemp -d)

@@ -22,9 +22,13 @@
 # DIR/fit-round names another, removes the fit (DIR/fit, its start, its final duels and their steps'
 # DIR/steps/*.done) so that the caller's steps do it again.
 set -euo pipefail
+# shellcheck source=help.sh
+. "$(dirname "$0")/help.sh" "$@"
 # What DIR/fit-round records of a fit after ROUNDS rounds.
 fit_key() { if [ "${FIT_WIDEN:-0}" = 1 ]; then echo "$1 widen"; else echo "$1"; fi; }
+bad_use() { echo "final-fit.sh: $1 (see --help)" >&2; exit 2; }
 if [ "${1:-}" = --stale ]; then
+  [ $# -eq 3 ] || bad_use "--stale takes DIR and ROUNDS, got $(($# - 1)) arguments"
   dir=$2 rounds=$3
   if [ -f "$dir/fit-round" ] && [ "$(cat "$dir/fit-round")" != "$(fit_key "$rounds")" ]; then
     echo "final-fit.sh: the final fit in $dir was of $(cat "$dir/fit-round") rounds, now $(fit_key "$rounds"): fitted again"
@@ -33,6 +37,7 @@ if [ "${1:-}" = --stale ]; then
   fi
   exit 0
 fi
+[ $# -ge 8 ] || bad_use "TRAINER DIR NET ROUNDS HIDDEN FIT_ROUNDS EPOCHS LR needed, got $# arguments"
 trainer=$1 dir=$2 net=$3 rounds=$4 hidden=$5 fit_rounds=$6 epochs=$7 lr=$8
 shift 8
 [ "${1:-}" = -- ] && shift

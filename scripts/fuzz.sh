@@ -10,8 +10,12 @@
 # million inputs. A panic fails the target; proptest prints the smallest failing input.
 # Runs at the lowest CPU priority so it does not starve other work.
 set -euo pipefail
+# shellcheck source=help.sh
+. "$(dirname "$0")/help.sh" "$@"
+[ $# -le 1 ] || { echo "fuzz.sh: one SCALE at most, got $# arguments (see --help)" >&2; exit 2; }
 cd "$(dirname "$0")/.."
 scale=${1:-100}
+whole_number fuzz.sh SCALE "$scale"
 run() { # crate, CI cases of its targets (all targets of a file share one count here)
   local crate=$1 filter=$2 ci=$3
   local cases=${BGKIT_FUZZ_CASES_OVERRIDE:-$((ci * scale))}

@@ -19,7 +19,8 @@
 set -euo pipefail
 me=quickstart.sh
 die() { echo "$me: $*" >&2; exit 2; }
-usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; }
+# shellcheck source=help.sh
+. "$(dirname "$0")/help.sh" "$@"
 root=$(cd "$(dirname "$0")/.." && pwd)
 data=bgkit-data
 force=0

@@ -12,6 +12,9 @@
 # run keeps) only to the one that starts the run. OUT is the step's own: a start killed
 # before its first checkpoint is started again over what it left there.
 set -euo pipefail
+# shellcheck source=help.sh
+. "$(dirname "$0")/help.sh" "$@"
+[ $# -ge 6 ] || { echo "round-supervise.sh: TRAINER CLASS INIT OUT EPOCHS LR needed, got $# arguments (see --help)" >&2; exit 2; }
 trainer=$1 class=$2 init=$3 out=$4 epochs=$5 lr=$6
 shift 6
 data=()

@@ -22,7 +22,8 @@
 set -euo pipefail
 me=ship-net.sh
 die() { echo "$me: $*" >&2; exit 2; }
-usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; }
+# shellcheck source=help.sh
+. "$(dirname "$0")/help.sh" "$@"
 root=$(cd "$(dirname "$0")/.." && pwd)
 force=0
 commit=""

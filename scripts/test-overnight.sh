@@ -28,11 +28,16 @@
 #   scripts/test-overnight.sh [--keep]    (--keep: leave the scratch directory)
 # Prints one line per check; exit 0 when all pass.
 set -euo pipefail
+# shellcheck source=help.sh
+. "$(dirname "$0")/help.sh" "$@"
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 keep=0
-[ "${1:-}" = --keep ] && keep=1
+case "${1:-}" in
+  --keep) keep=1; shift ;;
+esac
+no_arguments test-overnight.sh "$@"
 export BGKIT_BIN=${BGKIT_BIN:-${CARGO_TARGET_DIR:-$root/target}/debug}
 for tool in gen-bearoff evaluator datasets trainer; do
   [ -x "$BGKIT_BIN/$tool" ] || { echo "test-overnight.sh: no $tool in $BGKIT_BIN (build it: cargo test --workspace --no-run)" >&2; exit 2; }

@@ -16,11 +16,9 @@
 # Prints one line per check and a summary; exits 1 when any check failed, 2 on bad use.
 set -uo pipefail
 me=test-scripts.sh
-case "${1:-}" in
-  -h|--help) awk 'NR > 1 && /^# shellcheck/ { next } NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
-  "") ;;
-  *) echo "$me: unknown argument '$1' (see --help)" >&2; exit 2 ;;
-esac
+# shellcheck source=help.sh
+. "$(dirname "$0")/help.sh" "$@"
+no_arguments "$me" "$@"
 root=$(cd "$(dirname "$0")/.." && pwd)
 scripts=$root/scripts
 bin=$(cd "${BGKIT_BIN:-$root/target/debug}" 2>/dev/null && pwd) || {
@@ -295,6 +293,27 @@ check "merge_task rerun, a file of the user's in place of the output" 2 merge
 that "...is left as it is and named" '[ "$(cat out.csv)" = mine ] && [ ! -e sample.merged ] && [ -z "$(ls | grep "\.check")" ] && has "$t/err" "out.csv exists and is not this job.s merge"'
 FORCE=1 check "merge_task with FORCE=1 replaces it" 0 merge
 that "...with the merge" 'cmp -s out.csv one.csv && [ -s sample.merged ]'
+
+# --- every executable script: --help, and what it refuses before doing anything -------
+echo "== --help of every script (scripts/help.sh)"
+h=$t/help
+mkdir -p "$h" && cd "$h" || exit 2
+for f in "$scripts"/*.sh "$scripts"/slurm/*.sh "$root"/benches/*.sh; do
+  [ -x "$f" ] || continue # sourced by the others, not run
+  name=${f#"$root"/}
+  first=$(awk 'NR > 1 && /^# shellcheck/ { next } NR > 1 { sub(/^# ?/, ""); print; exit }' "$f")
+  # The tests and benchmarks below would run for minutes: a --help that did not stop
+  # them is cut off after 20 s and fails.
+  check "$name --help" 0 timeout 20 "$f" --help
+  that "...prints its header and writes nothing here" '[ "$(head -1 "$t/out")" = "$first" ] && [ ! -s "$t/err" ] && [ -z "$(ls -A)" ]'
+done
+refused "test-overnight.sh with an unknown argument" test-overnight.sh "'--bogus'" "$scripts/test-overnight.sh" --bogus
+refused "slurm/test-local.sh with an argument after --keep" test-local.sh "'extra'" "$scripts/slurm/test-local.sh" --keep extra
+refused "fuzz.sh with a SCALE that is not a count" fuzz.sh "SCALE must be a positive whole number, got 'x'" "$scripts/fuzz.sh" x
+refused "final-fit.sh with too few arguments" final-fit.sh "got 2 arguments" "$scripts/final-fit.sh" a b
+refused "round-supervise.sh with too few arguments" round-supervise.sh "got 1 arguments" "$scripts/round-supervise.sh" x
+refused "benches/rollout-vs-gnubg.sh with 0 trials" rollout-vs-gnubg.sh "trials must be a positive whole number, got '0'" "$root/benches/rollout-vs-gnubg.sh" 5 0
+that "...and none of them wrote anything here" '[ -z "$(ls -A)" ]'
 
 echo "test-scripts.sh: $passed passed, $failed failed ($((SECONDS - t0)) s)"
 [ "$failed" = 0 ]

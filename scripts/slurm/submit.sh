@@ -50,7 +50,8 @@ BGKIT_BIN=${BGKIT_BIN:-${CARGO_TARGET_DIR:-$root/target}/release}
 export BGKIT_BIN
 
 die() { echo "submit.sh: $*" >&2; exit 2; }
-usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; }
+# shellcheck source=../help.sh
+. "$(dirname "$0")/../help.sh" "$@"
 # abs PATH: PATH made absolute, creating nothing (an output's directory is made once
 # every argument has been checked).
 abs() { realpath -m -- "$1"; }

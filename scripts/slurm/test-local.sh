@@ -28,11 +28,16 @@
 # $BGKIT_BIN (default: target/release, else target/debug). Prints one line per check;
 # exit 0 when all pass.
 set -euo pipefail
+# shellcheck source=../help.sh
+. "$(dirname "$0")/../help.sh" "$@"
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 keep=0
-[ "${1:-}" = --keep ] && keep=1
+case "${1:-}" in
+  --keep) keep=1; shift ;;
+esac
+no_arguments test-local.sh "$@"
 target=${CARGO_TARGET_DIR:-$root/target}
 if [ -z "${BGKIT_BIN:-}" ]; then
   BGKIT_BIN=$target/release

@@ -356,6 +356,56 @@ fn lookahead_and_minutes_messages_say_what_is_valid() {
 }
 
 #[test]
+fn tourney_stale_after_is_a_time_like_every_other() {
+    let dir = scratch("audit-stale");
+    let t = dir.join("t.json");
+    let new = |stale: &str| {
+        trainer(&[
+            "tourney",
+            "new",
+            s(&t),
+            "--participants",
+            "pubeval",
+            "random",
+            "--games-per-pairing",
+            "2",
+            "--stale-after",
+            stale,
+            "--force",
+        ])
+    };
+    // 0 would count every claim of another host as abandoned at once.
+    for (bad, says) in [
+        ("0", "--stale-after must be a positive number of seconds, got 0"),
+        ("-5", "--stale-after must be a positive number of seconds, got -5"),
+        ("1e300", "--stale-after 1e300 is longer than a thousand years"),
+    ] {
+        refused(&new(bad), says);
+        assert!(!t.exists());
+    }
+    let o = trainer(&[
+        "tourney",
+        "new",
+        s(&t),
+        "--participants",
+        "pubeval",
+        "random",
+        "--games-per-pairing",
+        "2",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    refused(
+        &trainer(&["tourney", "run", s(&t), "--stale-after", "0", "--quiet"]),
+        "--stale-after must be a positive number of seconds, got 0",
+    );
+    // A fraction, as gen-bearoff's --stale-after takes: claims are stamped in whole
+    // seconds, so 1.5 s is 2.
+    assert!(new("1.5").status.success());
+    let file: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&t).unwrap()).unwrap();
+    assert_eq!(file["settings"]["stale_after_s"], 2);
+}
+
+#[test]
 fn init_values_of_other_flags_get_a_hint_not_a_missing_file() {
     let dir = scratch("audit-init");
     let out = dir.join("o");

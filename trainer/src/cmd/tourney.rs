@@ -65,9 +65,11 @@ struct NewArgs {
     /// Default of `run --sync`: none, round or cycle.
     #[arg(long, default_value = "none")]
     sync: String,
-    /// Seconds after which a game claimed by a worker on another host is replayed.
-    #[arg(long, default_value_t = 3600)]
-    stale_after: u64,
+    /// Seconds after which a game claimed by a worker on another host is replayed (a
+    /// positive number; claims are stamped in whole seconds, so a fraction counts as
+    /// the next whole second).
+    #[arg(long, default_value_t = 3600.0)]
+    stale_after: f64,
     /// Replace an existing file.
     #[arg(long)]
     force: bool,
@@ -92,9 +94,9 @@ struct RunArgs {
     #[arg(long)]
     batch: Option<usize>,
     /// Seconds after which a game claimed on another host is replayed (default: the
-    /// file's setting).
+    /// file's setting; as in `new`).
     #[arg(long)]
-    stale_after: Option<u64>,
+    stale_after: Option<f64>,
     /// Stop after claiming this many games.
     #[arg(long)]
     max_games: Option<u64>,
@@ -182,6 +184,14 @@ fn check_player(spec: &str, data: &BearoffArgs) -> Result<()> {
     Ok(())
 }
 
+/// `--stale-after`'s whole seconds: checked as every tool checks a time (positive, at
+/// most a thousand years), a fraction rounded up (claims are stamped in whole seconds).
+fn stale_seconds(value: f64) -> Result<u64> {
+    let d =
+        cli_support::args::positive_duration("--stale-after", value, cli_support::args::TimeUnit::Seconds)?;
+    Ok(d.as_secs_f64().ceil() as u64)
+}
+
 fn new(a: NewArgs) -> Result<ExitCode> {
     let parts = participants(&a.participants)?;
     for p in &parts {
@@ -193,7 +203,7 @@ fn new(a: NewArgs) -> Result<ExitCode> {
         cycles: a.cycles,
         seed: a.seed,
         sync: a.sync.parse::<Sync>()?,
-        stale_after_s: a.stale_after,
+        stale_after_s: stale_seconds(a.stale_after)?,
     };
     let inputs = super::player_inputs(a.participants.iter().map(String::as_str), &a.data);
     let inputs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
@@ -217,7 +227,7 @@ fn play(a: RunArgs) -> Result<ExitCode> {
         workers: cli_support::threads::thread_count_named("--workers", a.workers)?,
         sync: a.sync.as_deref().map(str::parse::<Sync>).transpose()?,
         batch: a.batch,
-        stale_after_s: a.stale_after,
+        stale_after_s: a.stale_after.map(stale_seconds).transpose()?,
         max_games: a.max_games,
         no_wait: a.no_wait,
         data: data_paths(&a.data),
