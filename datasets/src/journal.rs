@@ -12,6 +12,11 @@
 //! When the job completes it writes `OUT` (temporary name, then rename) and removes
 //! both files.
 //!
+//! One run at a time: `OUT.partial` is locked ([`fileio::lock`]) from before the job
+//! reads or writes either file until they are removed, so a second run on the same
+//! output (the same command twice, or another seed with `--fresh --force`) is refused
+//! instead of truncating the first one's journal and putting its results in place.
+//!
 //! [`RolloutJournal`] holds rollout results keyed by input row; [`ChunkJournal`] holds
 //! the lines of a job that advances in chunks (sampling), with the chunk count and
 //! file length recorded after each chunk.
@@ -141,6 +146,38 @@ fn check_same_job(partial: &Path, meta_path: &Path, stored: &Value, job: &Value)
     ))
 }
 
+/// Takes the journal `path` of the job writing `out` for this run: the lock, held until
+/// the journal is dropped (`None` where the filesystem cannot lock), and whether an
+/// earlier run's journal was found (not when the lock made the file, nor for an empty
+/// one without a job description, left by a run killed before it wrote anything).
+fn take(out: &Path, path: &Path, meta: &Path) -> Result<(Option<File>, bool), DatasetError> {
+    use fileio::lock::LockError;
+    let existed = std::fs::symlink_metadata(path).is_ok();
+    let lock = fileio::lock::lock_partial(path).map_err(|e| match e {
+        LockError::Busy => DatasetError::file(
+            out,
+            format!(
+                "another run is writing this output (its journal {} is locked); wait for it to end, or write elsewhere",
+                path.display()
+            ),
+        ),
+        LockError::Symlink => DatasetError::file(path, "is a symbolic link (remove it: the journal is written there)"),
+        LockError::NotRegular => DatasetError::file(path, "is not a regular file (remove it)"),
+        LockError::Changing => DatasetError::file(
+            out,
+            format!(
+                "its journal {} keeps changing (another run is starting or ending there); try again",
+                path.display()
+            ),
+        ),
+        LockError::Io(_, e) => DatasetError::io(path, e),
+    })?;
+    let len = std::fs::metadata(path)
+        .map_err(|e| DatasetError::io(path, e))?
+        .len();
+    Ok((lock, existed && (len > 0 || meta.exists())))
+}
+
 /// Opens `path` for appending after cutting it to `len` bytes.
 fn append_at(path: &Path, len: u64) -> Result<File, DatasetError> {
     let mut f = OpenOptions::new()
@@ -185,6 +222,8 @@ pub struct RolloutJournal {
     meta: PathBuf,
     file: File,
     synced: Instant,
+    /// The lock on `path`, released after the journal's files are removed.
+    _lock: Option<File>,
 }
 
 const ROLLOUT_HEADER: &str = "index,position_id,win,win_g,win_bg,lose_g,lose_bg,\
@@ -201,8 +240,9 @@ impl RolloutJournal {
         fresh: bool,
     ) -> Result<(RolloutJournal, Vec<Option<Sample>>), DatasetError> {
         let (path, meta) = partial_paths(out);
+        let (lock, found) = take(out, &path, &meta)?;
         let mut done = vec![None; input.len()];
-        let resuming = !fresh && path.exists();
+        let resuming = !fresh && found;
         let file = if resuming {
             if !meta.exists() {
                 return Err(DatasetError::file(
@@ -255,6 +295,7 @@ impl RolloutJournal {
                 meta,
                 file,
                 synced: Instant::now(),
+                _lock: lock,
             },
             done,
         ))
@@ -323,6 +364,8 @@ pub struct ChunkJournal {
     job: Value,
     file: File,
     chunks: u64,
+    /// The lock on `path`, released after the journal's files are removed.
+    _lock: Option<File>,
 }
 
 impl ChunkJournal {
@@ -334,7 +377,8 @@ impl ChunkJournal {
         fresh: bool,
     ) -> Result<(ChunkJournal, Vec<String>, u64), DatasetError> {
         let (path, meta) = partial_paths(out);
-        if !fresh && path.exists() && meta.exists() {
+        let (lock, found) = take(out, &path, &meta)?;
+        if !fresh && found && meta.exists() {
             let stored = read_json(&meta)?;
             check_same_job(&path, &meta, &stored, job)?;
             let chunks = stored.get("chunks").and_then(Value::as_u64).unwrap_or(0);
@@ -362,10 +406,11 @@ impl ChunkJournal {
                 job: job.clone(),
                 file,
                 chunks,
+                _lock: lock,
             };
             return Ok((j, lines, chunks));
         }
-        if !fresh && path.exists() {
+        if !fresh && found {
             return Err(DatasetError::file(
                 &path,
                 format!(
@@ -381,6 +426,7 @@ impl ChunkJournal {
             job: job.clone(),
             file,
             chunks: 0,
+            _lock: lock,
         };
         j.checkpoint(0)?;
         Ok((j, Vec::new(), 0))

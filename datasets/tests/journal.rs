@@ -206,3 +206,106 @@ fn partial_results_of_another_kind_of_job_are_named_by_their_kind() {
         "{e}"
     );
 }
+
+#[test]
+fn a_second_run_on_the_same_output_is_refused_while_the_first_holds_its_journal() {
+    let dir = common::scratch("journal-lock");
+    let out = dir.join("data.csv");
+    let input = common::random_game_positions(4, 2, 5);
+    let job = json!({"trials": 1296});
+    let (mut first, _) = RolloutJournal::open(&out, &job, &input, false).unwrap();
+    first.append(2, &sample(input[2], 0.25)).unwrap();
+    let (partial, _) = partial_paths(&out);
+    let before = std::fs::read(&partial).unwrap();
+    // The same job, a fresh start of it, and another kind of job on the same output:
+    // each refused, naming the output and its journal, and the first's file untouched.
+    let busy = |e: datasets::DatasetError| {
+        let e = e.to_string();
+        assert!(
+            e.starts_with(&format!("{}: another run is writing this output", out.display()))
+                && e.contains("data.csv.partial is locked"),
+            "{e}"
+        );
+    };
+    busy(RolloutJournal::open(&out, &job, &input, false).err().unwrap());
+    busy(RolloutJournal::open(&out, &job, &input, true).err().unwrap());
+    busy(
+        ChunkJournal::open(&out, &json!({"games": 5}), true)
+            .err()
+            .unwrap(),
+    );
+    assert_eq!(std::fs::read(&partial).unwrap(), before);
+    // Once the first run has ended (or was killed: the lock goes with the process), the
+    // journal is taken over and resumed.
+    drop(first);
+    let (_, done) = RolloutJournal::open(&out, &job, &input, false).unwrap();
+    assert_eq!(done.iter().flatten().count(), 1);
+}
+
+#[test]
+fn two_commands_on_one_output_one_refused_before_it_touches_anything() {
+    if !common::have(&[common::WD, common::OS, common::TS]) {
+        return;
+    }
+    let dir = common::scratch("journal-lock-cli");
+    let out = dir.join("s.csv");
+    let (partial, meta) = partial_paths(&out);
+    // A long sampling run (killed below), then another seed with --fresh --force on the
+    // same output while it runs: before the lock, the second truncated the first's
+    // journal and the first put the second's positions in place under its own summary.
+    let mut first = std::process::Command::new(env!("CARGO_BIN_EXE_datasets"))
+        .args([
+            "sample", "--games", "1000000", "--seed", "5", "-j", "1", "--quiet", "-o",
+        ])
+        .arg(&out)
+        .spawn()
+        .unwrap();
+    let t0 = std::time::Instant::now();
+    while !meta.exists() {
+        assert!(
+            t0.elapsed().as_secs() < 60,
+            "the first run never started its journal"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let second = [
+        "sample",
+        "--games",
+        "20",
+        "--seed",
+        "6",
+        "--fresh",
+        "--force",
+        "--quiet",
+        "-o",
+        common::s(&out),
+    ];
+    let o = common::datasets(&second);
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{e}");
+    assert!(
+        e.starts_with("datasets: ")
+            && e.contains("another run is writing this output")
+            && e.lines().count() == 1,
+        "{e}"
+    );
+    assert!(first.try_wait().unwrap().is_none(), "the first run goes on");
+    first.kill().unwrap();
+    first.wait().unwrap();
+    assert!(partial.exists() && meta.exists() && !out.exists());
+    // The killed run's lock is gone with it: the second command now runs.
+    common::ok(&second);
+    assert!(!partial.exists() && !meta.exists());
+    let clean = dir.join("clean.csv");
+    common::ok(&[
+        "sample",
+        "--games",
+        "20",
+        "--seed",
+        "6",
+        "--quiet",
+        "-o",
+        common::s(&clean),
+    ]);
+    assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&clean).unwrap());
+}

@@ -14,6 +14,7 @@
 //!
 //! [`checksum`] writes and checks `FILE.sha256` sidecars for formats without a checksum.
 //! [`identity`] names a process in claim and lock files shared across machines.
+//! [`lock`] keeps a second run off an output that a run is writing.
 //! [`shard`] is the `K/N` of a job split across processes or machines.
 //!
 //! Write errors are plain [`std::io::Error`]s: callers add the path and their own
@@ -26,6 +27,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 pub mod checksum;
 pub mod identity;
+pub mod lock;
 pub mod mmap;
 pub mod shard;
 
@@ -308,8 +310,8 @@ fn temp_writer(name: &str) -> Option<u32> {
 /// Removes the temporary files that [`AtomicFile::create`] left in `dir` when a writer
 /// was killed before it could commit or clean up (`kill -9`, a power cut): names
 /// `NAME.tmpPID-N` whose process is not running on this machine and that nobody has
-/// written for [`STALE_TEMP_SECONDS`]. For a job resuming a directory it owns (a
-/// training run). Without `/proc` (where a process cannot be looked up) nothing is
+/// written for [`STALE_TEMP_SECONDS`]. For a job in a directory it owns (a training
+/// run, which sweeps when it resumes and at every checkpoint). Without `/proc` (where a process cannot be looked up) nothing is
 /// removed. Returns the files removed.
 pub fn remove_stale_temps(dir: &Path) -> io::Result<Vec<PathBuf>> {
     let mut removed = Vec::new();

@@ -22,7 +22,7 @@
 //! The name `<file>.partial` is kept (not a unique one) because it is documented in the
 //! CLI and two-sided runs derive their resumable scratch files from it.
 
-use std::fs::{self, File, OpenOptions, TryLockError};
+use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
@@ -126,53 +126,28 @@ fn appeared(target: &Path) -> BearoffError {
     ))
 }
 
-/// Opens `partial` (creating it, not truncating it) and takes an exclusive lock on it
-/// without waiting. Returns the locked file, `None` where the filesystem cannot lock
-/// (any error of the lock call but "held by another": NFS without a lock daemon answers
-/// ENOLCK, some FUSE filesystems EOPNOTSUPP; the run goes on unlocked, as before locks
-/// were taken). The name must still be the opened file afterwards (a run that ends
-/// removes or renames its partial file, perhaps between our open and our lock: then
-/// try again), and the file must have no other name (a run killed while putting its
-/// result in place leaves the partial name as a second link to the finished file,
-/// which must not be truncated: the name is removed and a fresh file made) — checked
-/// with or without the lock. A symbolic link at the partial name is refused before it
-/// is opened, so nothing is created where it points.
+/// Takes `partial` for this run ([`fileio::lock::lock_partial`]), with gen-bearoff's
+/// messages.
 fn lock_partial(target: &Path, partial: &Path) -> Result<Option<File>, BearoffError> {
-    for _ in 0..16 {
-        if fs::symlink_metadata(partial).is_ok_and(|m| m.file_type().is_symlink()) {
-            return Err(symlink_refused(partial));
-        }
-        let f = OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(partial)
-            .map_err(|e| BearoffError::io(partial, "cannot create", e))?;
-        let locked = match f.try_lock() {
-            Ok(()) => true,
-            Err(TryLockError::WouldBlock) => {
-                return Err(BearoffError::InvalidParameters(format!(
-                    "{}: another run is writing this output (its temporary file {} is locked); wait for it to end, or write elsewhere",
-                    target.display(),
-                    partial.display()
-                )))
-            }
-            Err(TryLockError::Error(_)) => false,
-        };
-        match same_single_file(&f, partial) {
-            Ok(Some(true)) => return Ok(locked.then_some(f)),
-            Ok(Some(false)) => {
-                let _ = fs::remove_file(partial);
-            }
-            Ok(None) => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Err(BearoffError::InvalidParameters(format!(
-        "{}: its temporary file {} keeps changing (another run is starting or ending there); try again",
-        target.display(),
-        partial.display()
-    )))
+    use fileio::lock::LockError;
+    fileio::lock::lock_partial(partial).map_err(|e| match e {
+        LockError::Busy => BearoffError::InvalidParameters(format!(
+            "{}: another run is writing this output (its temporary file {} is locked); wait for it to end, or write elsewhere",
+            target.display(),
+            partial.display()
+        )),
+        LockError::Symlink => symlink_refused(partial),
+        LockError::NotRegular => BearoffError::InvalidParameters(format!(
+            "{} is not a regular file (remove it)",
+            partial.display()
+        )),
+        LockError::Changing => BearoffError::InvalidParameters(format!(
+            "{}: its temporary file {} keeps changing (another run is starting or ending there); try again",
+            target.display(),
+            partial.display()
+        )),
+        LockError::Io(what, e) => BearoffError::io(partial, what, e),
+    })
 }
 
 fn symlink_refused(name: &Path) -> BearoffError {
@@ -180,38 +155,6 @@ fn symlink_refused(name: &Path) -> BearoffError {
         "{} is a symbolic link (remove it: the temporary file is written there)",
         name.display()
     ))
-}
-
-/// Whether `name` is still the open file `f`: `Some(true)` when it is and has no other
-/// name, `Some(false)` when it is but has another name too, `None` when the name is
-/// gone or is now another file.
-#[cfg(unix)]
-fn same_single_file(f: &File, name: &Path) -> Result<Option<bool>, BearoffError> {
-    use std::os::unix::fs::MetadataExt;
-    let held = f
-        .metadata()
-        .map_err(|e| BearoffError::io(name, "cannot read the metadata of", e))?;
-    let Ok(now) = fs::symlink_metadata(name) else {
-        return Ok(None);
-    };
-    if !now.file_type().is_file() && !now.file_type().is_symlink() {
-        return Err(BearoffError::InvalidParameters(format!(
-            "{} is not a regular file (remove it)",
-            name.display()
-        )));
-    }
-    if now.file_type().is_symlink() {
-        return Err(symlink_refused(name));
-    }
-    if (now.dev(), now.ino()) != (held.dev(), held.ino()) {
-        return Ok(None);
-    }
-    Ok(Some(held.nlink() <= 1))
-}
-
-#[cfg(not(unix))]
-fn same_single_file(_f: &File, _name: &Path) -> Result<Option<bool>, BearoffError> {
-    Ok(Some(true))
 }
 
 impl Write for AtomicOutput {
@@ -231,6 +174,7 @@ impl Write for AtomicOutput {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs;
 
     /// A scratch directory, removed when the test ends (also when it fails).
     fn scratch(name: &str) -> test_support::Scratch {

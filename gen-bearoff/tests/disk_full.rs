@@ -52,3 +52,32 @@ fn a_full_disk_leaves_no_partial_database() {
         &[],
     );
 }
+
+#[test]
+fn a_full_disk_at_assembly_names_the_database_not_the_work_directory() {
+    let work = Scratch::new("gen-bearoff-disk-full", "work");
+    let dir = Scratch::new("gen-bearoff-disk-full", "assembled");
+    let w = work.join("w").display().to_string();
+    for args in [
+        vec!["two-sided-plan", "6x6", "--work", &w, "-q"],
+        vec![
+            "two-sided",
+            "6x6",
+            "--work",
+            &w,
+            "--shard",
+            "1/1",
+            "-j",
+            "1",
+            "-q",
+        ],
+    ] {
+        let r = run(BIN, &args);
+        assert_eq!(r.code, Some(0), "{args:?}: {}", r.stderr);
+    }
+    let out = dir.join("ts6.bd").display().to_string();
+    let args = ["two-sided", "6x6", "--work", &w, "--assemble", "-q", "-o", &out];
+    case_disk_full(TOOL, BIN, &args, 16, "ts6.bd.partial: cannot write", &dir, &[]);
+    let r = disk_full(BIN, &args, 16);
+    assert!(!r.stderr.contains(&format!("{w}:")), "{}", r.stderr);
+}

@@ -325,3 +325,15 @@ fn dump_and_verify_hyper_files() {
         );
     }
 }
+
+/// A run killed while writing its checkpoint leaves `FILE.ckpt.partial`; after the
+/// checkpoint itself is deleted (as the refusal above says), a run without checkpoints
+/// removes the half-written one too instead of leaving it for good.
+#[test]
+fn a_run_without_checkpoints_removes_a_killed_runs_half_written_one() {
+    let dir = scratch("hyper-ckpt-partial");
+    let out = p(&dir, "h.bd");
+    std::fs::write(dir.join("h.bd.ckpt.partial"), vec![7u8; 4096]).unwrap();
+    run_ok(&["hyper", "-c", "1", "-q", "--no-checkpoint", "-o", &out]);
+    assert_eq!(file_names(&dir), vec!["h.bd", "h.bd.sha256"]);
+}

@@ -608,6 +608,10 @@ impl Run {
             let _ = std::fs::remove_file(self.dir.join(old));
         }
         model::save(&self.dir.join("net"), &self.model, Some(self.training_info()))?;
+        // The temporary files of an earlier session killed while writing (`kill -9`
+        // during a save), once they have lain idle: a run that resumed within a minute
+        // of the kill clears them here rather than only on its next resume.
+        fileio::remove_stale_temps(&self.dir).map_err(|e| TrainerError::io(&self.dir, e))?;
         curve::write_csv(&self.dir.join("curve.csv"), &self.state.curve)?;
         if !self.state.curve.is_empty() {
             curve::plot(&self.dir.join("curve.png"), &self.state.curve)?;

@@ -164,3 +164,31 @@ fn resume_epochs_leave_finished_classes_alone() {
     resume(&[]);
     assert_eq!((epoch("contact"), epoch("race")), (Some(1), Some(3)));
 }
+
+#[test]
+fn temporary_files_of_a_killed_session_go_with_the_runs_next_checkpoint() {
+    let dir = scratch("audit-temps");
+    let data = dir.join("d.csv");
+    format::write(&data, Format::Csv, &samples(3, 600)).unwrap();
+    let out = dir.join("run");
+    let o = trainer(&small(s(&data), s(&out), &["--epochs", "1"]));
+    assert!(o.status.success(), "{}", stderr(&o));
+    // What a session killed while saving net.wd leaves (`AtomicFile`'s name, a writer
+    // that no longer runs), idle for five minutes; and one written just now, which a
+    // writer on another machine sharing the directory could still own.
+    let mut child = std::process::Command::new("true").spawn().unwrap();
+    let dead = child.id();
+    child.wait().unwrap();
+    let old = std::time::SystemTime::now() - std::time::Duration::from_secs(300);
+    let (stale, recent) = (
+        out.join(format!("net.wd.tmp{dead}-7")),
+        out.join(format!("net.wd.tmp{dead}-8")),
+    );
+    std::fs::File::create(&stale).unwrap().set_modified(old).unwrap();
+    std::fs::File::create(&recent).unwrap();
+    // A new run over it (--force) sweeps the old one at its first checkpoint; before,
+    // only a --resume did, and only files idle for a minute by then.
+    let o = trainer(&small(s(&data), s(&out), &["--epochs", "1", "--force"]));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!stale.exists() && recent.exists());
+}

@@ -13,7 +13,7 @@ use gen_bearoff::hyper::{
     generate_hyper, DanceRule, HyperEvent, HyperMethod, HyperOptions, HyperPhase, EXACT_THRESHOLD,
     GNUBG_THRESHOLD,
 };
-use gen_bearoff::output::AtomicOutput;
+use gen_bearoff::output::{partial_path, AtomicOutput};
 
 use super::common::{global_threads, note, phase_bar};
 
@@ -247,6 +247,20 @@ pub fn run(args: Args) -> Result<ExitCode> {
             "{} is left from an interrupted run: pass --resume to continue it, or delete it",
             ckpt.display()
         );
+    }
+    if args.no_checkpoint {
+        // A checkpoint half-written by a killed run (this run writes none that would
+        // take its name over): nobody else writes it while this run holds the output.
+        let stale = partial_path(&ckpt);
+        match std::fs::remove_file(&stale) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                bail!(
+                    "cannot remove {}, left by an interrupted run: {e}",
+                    stale.display()
+                )
+            }
+            _ => {}
+        }
     }
     if args.resume && !ckpt.exists() {
         note(

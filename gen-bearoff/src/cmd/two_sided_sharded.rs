@@ -205,7 +205,8 @@ fn run_assemble(args: &Args, dir: &Path, plan: &WorkPlan) -> Result<ExitCode> {
         bar.set_length(steps);
         bar.set_position(step);
     };
-    let result = assemble(dir, plan, header.to_bytes(), limit, &mut out, &progress);
+    let partial = out.partial().to_path_buf();
+    let result = assemble(dir, plan, header.to_bytes(), limit, &mut out, &partial, &progress);
     bar.finish_and_clear();
     result?;
     out.commit()?;

@@ -551,6 +551,8 @@ impl Run {
             let saved = Some(self.state.best_epoch);
             curve::plot(&self.dir.join("curve.png"), &self.state.curve, &title, saved)?;
         }
+        // As td's checkpoints: an earlier session's idle temporary files go here too.
+        fileio::remove_stale_temps(&self.dir).map_err(|e| TrainerError::io(&self.dir, e))?;
         Ok(())
     }
 }

@@ -36,15 +36,17 @@ pub fn check_complete(dir: &Path, plan: &WorkPlan) -> Result<(), BearoffError> {
     )))
 }
 
-/// Writes the database of work directory `dir` to `out`: `header` (if any), then the
-/// records, in bands of at most about `memory_limit` bytes. `progress(step, steps)`
-/// counts the parts checked, then the bands written.
+/// Writes the database of work directory `dir` to `out`, the file `out_name` (named in
+/// a write error): `header` (if any), then the records, in bands of at most about
+/// `memory_limit` bytes. `progress(step, steps)` counts the parts checked, then the
+/// bands written.
 pub fn assemble(
     dir: &Path,
     plan: &WorkPlan,
     header: Option<[u8; 40]>,
     memory_limit: u64,
     out: &mut dyn Write,
+    out_name: &Path,
     progress: &dyn Fn(u64, u64),
 ) -> Result<(), BearoffError> {
     check_complete(dir, plan)?;
@@ -69,7 +71,7 @@ pub fn assemble(
             progress(step, steps);
         }
     }
-    let io_err = |e| BearoffError::io(dir, "cannot write the database", e);
+    let io_err = |e| BearoffError::io(out_name, "cannot write", e);
     if let Some(h) = header {
         out.write_all(&h).map_err(io_err)?;
     }
