@@ -50,11 +50,21 @@ pub fn check_not_input(output: &Path, inputs: &[&Path]) -> Result<()> {
     Ok(())
 }
 
-/// The rule for one output file: refused when it is one of `inputs` (always), when it
-/// names a directory, a FIFO, a device or a socket, or its directory does not exist
-/// (always: the job would run and then fail to put its file in place, or replace what
-/// is not a file), or when it exists and `force` is not given.
+/// Refuses `-` as an output: it means standard input where a tool reads one, and the
+/// outputs are files (a file called `-` is `./-`).
+fn check_not_dash(output: &Path) -> Result<()> {
+    if output.as_os_str() == "-" {
+        bail!("'-' as an output: standard output is not written here, the output is a file (a file called '-' is ./-)");
+    }
+    Ok(())
+}
+
+/// The rule for one output file: refused when it is `-`, or one of `inputs` (always),
+/// when it names a directory, a FIFO, a device or a socket, or its directory does not
+/// exist (always: the job would run and then fail to put its file in place, or replace
+/// what is not a file), or when it exists and `force` is not given.
 pub fn check(output: &Path, inputs: &[&Path], force: bool) -> Result<()> {
+    check_not_dash(output)?;
     check_not_input(output, inputs)?;
     if std::fs::metadata(output).is_ok_and(|m| m.is_dir()) {
         bail!(
@@ -95,6 +105,7 @@ pub fn check(output: &Path, inputs: &[&Path], force: bool) -> Result<()> {
 /// input may be one of its run files, and a run file already there is refused unless
 /// `force`. Returns the run files present (those `--force` replaces).
 pub fn check_run_dir(dir: &Path, inputs: &[&Path], patterns: &[&str], force: bool) -> Result<Vec<PathBuf>> {
+    check_not_dash(dir)?;
     check_not_input(dir, inputs)?;
     if std::fs::metadata(dir).is_ok_and(|m| !m.is_dir()) {
         bail!("{} is not a directory (the run's output is one)", dir.display());
@@ -234,6 +245,25 @@ mod tests {
         }
         // A bare name is in the working directory, which exists.
         check(Path::new("bgkit-no-such-output.csv"), &[], false).unwrap();
+    }
+
+    #[test]
+    fn a_dash_is_not_an_output_file_or_run_directory() {
+        for force in [false, true] {
+            let e = check(Path::new("-"), &[], force).unwrap_err().to_string();
+            assert!(
+                e.starts_with("'-' as an output: standard output is not written here"),
+                "{e}"
+            );
+            let e = check_run_dir(Path::new("-"), &[], &["net.wd"], force)
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains("(a file called '-' is ./-)"), "{e}");
+        }
+        // The way to a file of that name, in the working directory.
+        if !Path::new("-").exists() {
+            check(Path::new("./-"), &[], false).unwrap();
+        }
     }
 
     #[test]

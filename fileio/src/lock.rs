@@ -90,3 +90,20 @@ fn same_single_file(f: &File, name: &Path) -> Result<Option<bool>, LockError> {
 fn same_single_file(_f: &File, _name: &Path) -> Result<Option<bool>, LockError> {
     Ok(Some(true))
 }
+
+/// Takes an exclusive lock on the directory `dir` itself (nothing is created in it)
+/// without waiting, for a job that owns the whole directory (a training run). Returns
+/// the open directory that holds the lock (keep it for as long as the job goes on), or
+/// `None` where the filesystem cannot lock; another process holding it is an error of
+/// kind [`io::ErrorKind::WouldBlock`].
+pub fn lock_dir(dir: &Path) -> io::Result<Option<File>> {
+    let d = File::open(dir)?;
+    match d.try_lock() {
+        Ok(()) => Ok(Some(d)),
+        Err(TryLockError::WouldBlock) => Err(io::Error::new(
+            io::ErrorKind::WouldBlock,
+            "another process holds its lock",
+        )),
+        Err(TryLockError::Error(_)) => Ok(None),
+    }
+}

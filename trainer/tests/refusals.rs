@@ -452,3 +452,79 @@ fn init_values_of_other_flags_get_a_hint_not_a_missing_file() {
     }
     assert!(!out.exists());
 }
+
+/// A child process killed when dropped, also when the test fails.
+struct KillOnDrop(std::process::Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn a_run_directory_is_used_by_one_trainer_at_a_time() {
+    let dir = scratch("audit-run-lock");
+    let out = dir.join("run");
+    // A long run (killed below), with a checkpoint soon after it starts.
+    let run = [
+        "td",
+        "--games",
+        "100000000",
+        "--encoding",
+        "tesauro",
+        "--hidden",
+        "8",
+        "--no-bearoff",
+        "--threads",
+        "1",
+        "--bench-every",
+        "0",
+        "--checkpoint-every",
+        "100",
+        "--quiet",
+        "--out",
+    ];
+    let mut first = KillOnDrop(
+        Command::new(env!("CARGO_BIN_EXE_trainer"))
+            .args(run)
+            .arg(&out)
+            .spawn()
+            .unwrap(),
+    );
+    let state = out.join("state.json");
+    let t0 = Instant::now();
+    while !state.exists() {
+        assert!(
+            t0.elapsed() < Duration::from_secs(60),
+            "the first run wrote no checkpoint"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // A second session of the same run, and a new run over it with --force (which would
+    // remove the first one's files): both refused at once (unrefused, they would train
+    // on: cut off, failing, after 30 s), the first run's files left alone.
+    let busy = "another trainer run is using this directory (it is locked)";
+    let limit = Duration::from_secs(30);
+    let resume = ["td", "--resume", s(&out), "--games", "200000000", "--quiet"];
+    refused(&trainer_within(&resume, limit), busy);
+    let mut over = run.to_vec();
+    over.extend([s(&out), "--force"]);
+    refused(&trainer_within(&over, limit), busy);
+    assert!(state.exists() && out.join("net.wd").exists());
+    assert!(first.0.try_wait().unwrap().is_none(), "the first run goes on");
+    drop(first);
+    // Its lock went with it: the run resumes.
+    let o = trainer(&[
+        "td",
+        "--resume",
+        s(&out),
+        "--games",
+        "200000000",
+        "--minutes",
+        "0.002",
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}

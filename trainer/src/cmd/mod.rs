@@ -31,12 +31,42 @@ pub const RUN_FILES: &[&str] = &[
 ];
 
 /// Checks a new run directory (`--out DIR`) by the output rule: no other run's files
-/// unless `force`, and then removes them, so that the new run starts clean.
-pub fn prepare_run_dir(dir: &Path, inputs: &[&Path], force: bool) -> Result<()> {
-    for file in cli_support::outputs::check_run_dir(dir, inputs, RUN_FILES, force)? {
+/// unless `force`; then creates it, holds it for this command ([`lock_run_dir`]) and
+/// removes those files, so that the new run starts clean.
+pub fn prepare_run_dir(dir: &Path, inputs: &[&Path], force: bool) -> Result<RunDirLock> {
+    let present = cli_support::outputs::check_run_dir(dir, inputs, RUN_FILES, force)?;
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let lock = lock_run_dir(dir)?;
+    for file in present {
         std::fs::remove_file(&file).with_context(|| format!("cannot remove {} (--force)", file.display()))?;
     }
-    Ok(())
+    Ok(lock)
+}
+
+/// A run directory held by this command; released when dropped or when the process
+/// ends (also when it is killed).
+#[must_use = "the directory is held only while the lock lives"]
+pub struct RunDirLock {
+    _dir: Option<std::fs::File>,
+}
+
+/// Holds the run directory `dir` for this command: one trainer at a time per run (an
+/// exclusive `flock` on the directory itself, where the filesystem allows), so that a
+/// second `--resume DIR`, or a new run with `--out DIR --force` that would remove the
+/// first one's files, is refused instead. A directory that does not exist is not held
+/// (a resume then fails on its missing checkpoint).
+pub fn lock_run_dir(dir: &Path) -> Result<RunDirLock> {
+    if !dir.is_dir() {
+        return Ok(RunDirLock { _dir: None });
+    }
+    match fileio::lock::lock_dir(dir) {
+        Ok(d) => Ok(RunDirLock { _dir: d }),
+        Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => anyhow::bail!(
+            "{}: another trainer run is using this directory (it is locked); wait for it to end, or use another directory",
+            dir.display()
+        ),
+        Err(e) => Err(e).with_context(|| format!("cannot open {}", dir.display())),
+    }
 }
 
 /// The threads of a resumed session of a run whose last session used `recorded`

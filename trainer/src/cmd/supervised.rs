@@ -204,8 +204,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if several {
         return run_classes(&args, threads, deadline);
     }
+    // The run directory, held until the command ends.
+    let _held;
     let (mut run, threads, previous_threads) = match &args.resume {
         Some(dir) => {
+            _held = super::lock_run_dir(dir)?;
             let (threads, previous) =
                 super::resume_threads(load_state(dir)?.threads, args.threads, args.quiet)?;
             let data = (!args.data.is_empty()).then_some(args.data.as_slice());
@@ -226,7 +229,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             let out = args.out.as_ref().expect("clap requires --out");
             let inputs = inputs(&args);
             let inputs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
-            super::prepare_run_dir(out, &inputs, args.force)?;
+            _held = super::prepare_run_dir(out, &inputs, args.force)?;
             (
                 Run::create(out, settings, &args.data, start, threads)?,
                 threads,
@@ -484,8 +487,11 @@ fn summary_text(run: &Run) -> Result<()> {
 /// is finished its nets are copied to DIR. `--resume DIR` continues with the class in
 /// progress.
 fn run_classes(args: &Args, mut threads: usize, deadline: Option<std::time::Instant>) -> Result<ExitCode> {
+    // The run directories, held until the command ends.
+    let mut held = Vec::new();
     let (dir, mut plan) = match &args.resume {
         Some(dir) => {
+            held.push(super::lock_run_dir(dir)?);
             let path = plan_path(dir);
             let text =
                 std::fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
@@ -507,9 +513,13 @@ fn run_classes(args: &Args, mut threads: usize, deadline: Option<std::time::Inst
             let out = args.out.as_ref().expect("clap requires --out");
             let inputs = inputs(args);
             let inputs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
-            super::prepare_run_dir(out, &inputs, args.force)?;
+            held.push(super::prepare_run_dir(out, &inputs, args.force)?);
             for c in classes {
-                super::prepare_run_dir(&out.join(c.to_string()), &inputs, args.force)?;
+                held.push(super::prepare_run_dir(
+                    &out.join(c.to_string()),
+                    &inputs,
+                    args.force,
+                )?);
             }
             std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
             let plan = Plan {

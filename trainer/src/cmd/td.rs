@@ -217,8 +217,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
     };
     // With --resume: the thread count of the run's last session, when it changes.
     let mut previous_threads = None;
+    // The run directory, held until the command ends.
+    let _held;
     let mut run = match &args.resume {
         Some(dir) => {
+            _held = super::lock_run_dir(dir)?;
             let (state, _) = trainer::train::load_state(dir)?;
             let (threads, previous) = super::resume_threads(state.threads, args.threads, args.quiet)?;
             previous_threads = previous;
@@ -292,8 +295,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 inputs.extend(data_paths(&args.data).files());
             }
             let inputs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
-            super::prepare_run_dir(out, &inputs, args.force)?;
             let dbs = open_dbs(settings.model.bearoff)?;
+            _held = super::prepare_run_dir(out, &inputs, args.force)?;
             let start = start.map(|(mut m, name)| {
                 m.config = settings.model.clone();
                 (m, name)
