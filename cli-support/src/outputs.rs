@@ -52,7 +52,7 @@ pub fn check_not_input(output: &Path, inputs: &[&Path]) -> Result<()> {
 
 /// Refuses `-` as an output: it means standard input where a tool reads one, and the
 /// outputs are files (a file called `-` is `./-`).
-fn check_not_dash(output: &Path) -> Result<()> {
+pub fn check_not_dash(output: &Path) -> Result<()> {
     if output.as_os_str() == "-" {
         bail!("'-' as an output: standard output is not written here, the output is a file (a file called '-' is ./-)");
     }

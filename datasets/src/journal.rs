@@ -153,7 +153,7 @@ fn check_same_job(partial: &Path, meta_path: &Path, stored: &Value, job: &Value)
 fn take(out: &Path, path: &Path, meta: &Path) -> Result<(Option<File>, bool), DatasetError> {
     use fileio::lock::LockError;
     let existed = std::fs::symlink_metadata(path).is_ok();
-    let lock = fileio::lock::lock_partial(path).map_err(|e| match e {
+    let lock = fileio::lock::lock_partial(path, fileio::lock::OtherNames::Copy).map_err(|e| match e {
         LockError::Busy => DatasetError::file(
             out,
             format!(

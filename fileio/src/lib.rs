@@ -326,13 +326,22 @@ pub fn remove_stale_temps(dir: &Path) -> io::Result<Vec<PathBuf>> {
         if pid == std::process::id() || Path::new(&format!("/proc/{pid}")).exists() {
             continue;
         }
-        let meta = entry.metadata()?;
+        // A file gone meanwhile (its writer, on another machine or out of sight of
+        // /proc here, renamed it into place) is no longer a temporary file.
+        let gone = |e: &io::Error| e.kind() == io::ErrorKind::NotFound;
+        let meta = match entry.metadata() {
+            Err(e) if gone(&e) => continue,
+            m => m?,
+        };
         let idle = meta
             .modified()?
             .elapsed()
             .is_ok_and(|d| d.as_secs() >= STALE_TEMP_SECONDS);
         if meta.is_file() && idle {
-            fs::remove_file(entry.path())?;
+            match fs::remove_file(entry.path()) {
+                Err(e) if gone(&e) => continue,
+                r => r?,
+            }
             removed.push(entry.path());
         }
     }

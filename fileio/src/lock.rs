@@ -27,15 +27,26 @@ pub enum LockError {
     Io(&'static str, io::Error),
 }
 
+/// What a partial file with a second name (hard link) is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OtherNames {
+    /// A finished file: the partial file is linked into place when the output is
+    /// committed (gen-bearoff), so a run killed while doing so leaves the partial name
+    /// as a second link to the finished file, which must not be truncated: the name is
+    /// removed and a fresh file made.
+    Finished,
+    /// A user's copy (`cp -al`, a snapshot): the partial file is never linked into place
+    /// (a datasets journal), so it is the same partial results, taken as they are.
+    Copy,
+}
+
 /// Opens `partial` (creating it, not truncating it) and takes an exclusive lock on it
 /// without waiting. Returns the locked file (keep it open for as long as the run goes
 /// on), or `None` where the filesystem cannot lock. The name must still be the opened
 /// file afterwards (a run that ends removes or renames its partial file, perhaps between
-/// our open and our lock: then try again), and the file must have no other name (a run
-/// killed while putting its result in place leaves the partial name as a second link to
-/// the finished file, which must not be truncated: the name is removed and a fresh file
-/// made) — checked with or without the lock.
-pub fn lock_partial(partial: &Path) -> Result<Option<File>, LockError> {
+/// our open and our lock: then try again); a file with another name is what `others`
+/// says — checked with or without the lock.
+pub fn lock_partial(partial: &Path, others: OtherNames) -> Result<Option<File>, LockError> {
     for _ in 0..16 {
         if fs::symlink_metadata(partial).is_ok_and(|m| m.file_type().is_symlink()) {
             return Err(LockError::Symlink);
@@ -53,6 +64,7 @@ pub fn lock_partial(partial: &Path) -> Result<Option<File>, LockError> {
         };
         match same_single_file(&f, partial)? {
             Some(true) => return Ok(locked.then_some(f)),
+            Some(false) if others == OtherNames::Copy => return Ok(locked.then_some(f)),
             Some(false) => {
                 let _ = fs::remove_file(partial);
             }

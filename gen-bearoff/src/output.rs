@@ -130,7 +130,7 @@ fn appeared(target: &Path) -> BearoffError {
 /// messages.
 fn lock_partial(target: &Path, partial: &Path) -> Result<Option<File>, BearoffError> {
     use fileio::lock::LockError;
-    fileio::lock::lock_partial(partial).map_err(|e| match e {
+    fileio::lock::lock_partial(partial, fileio::lock::OtherNames::Finished).map_err(|e| match e {
         LockError::Busy => BearoffError::InvalidParameters(format!(
             "{}: another run is writing this output (its temporary file {} is locked); wait for it to end, or write elsewhere",
             target.display(),

@@ -610,8 +610,9 @@ impl Run {
         model::save(&self.dir.join("net"), &self.model, Some(self.training_info()))?;
         // The temporary files of an earlier session killed while writing (`kill -9`
         // during a save), once they have lain idle: a run that resumed within a minute
-        // of the kill clears them here rather than only on its next resume.
-        fileio::remove_stale_temps(&self.dir).map_err(|e| TrainerError::io(&self.dir, e))?;
+        // of the kill clears them here rather than only on its next resume. Tidying
+        // only: a file that cannot be removed (another user's) does not stop training.
+        let _ = fileio::remove_stale_temps(&self.dir);
         curve::write_csv(&self.dir.join("curve.csv"), &self.state.curve)?;
         if !self.state.curve.is_empty() {
             curve::plot(&self.dir.join("curve.png"), &self.state.curve)?;

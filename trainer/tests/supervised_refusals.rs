@@ -192,3 +192,31 @@ fn temporary_files_of_a_killed_session_go_with_the_runs_next_checkpoint() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(!stale.exists() && recent.exists());
 }
+
+#[test]
+fn a_refused_run_leaves_no_directory_and_several_classes_want_a_file() {
+    let dir = scratch("audit-refused-dir");
+    // Positions without targets: refused after the run directory was made for its lock;
+    // the empty directory goes too.
+    let positions = dir.join("p.csv");
+    std::fs::write(&positions, "position_id\n4HPwATDgc/ABMA\n").unwrap();
+    let out = dir.join("new");
+    fails_with_all(
+        &small(s(&positions), s(&out), &["--epochs", "1"]),
+        &["positions file"],
+    );
+    assert!(!out.exists());
+    // Several classes read the data once each: a stream (here /dev/stdin, which the test
+    // harness leaves at /dev/null) is refused by name before anything is made.
+    let mut args = small("/dev/stdin", s(&out), &["--epochs", "1"]);
+    let at = args.iter().position(|a| *a == "contact").unwrap();
+    args[at] = "contact,race";
+    fails_with_all(
+        &args,
+        &[
+            "--data /dev/stdin is not a regular file",
+            "write it to a file first",
+        ],
+    );
+    assert!(!out.exists());
+}

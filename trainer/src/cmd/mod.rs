@@ -35,8 +35,10 @@ pub const RUN_FILES: &[&str] = &[
 /// removes those files, so that the new run starts clean.
 pub fn prepare_run_dir(dir: &Path, inputs: &[&Path], force: bool) -> Result<RunDirLock> {
     let present = cli_support::outputs::check_run_dir(dir, inputs, RUN_FILES, force)?;
+    let created = !dir.exists();
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let lock = lock_run_dir(dir)?;
+    let mut lock = lock_run_dir(dir)?;
+    lock.created = created.then(|| dir.to_path_buf());
     for file in present {
         std::fs::remove_file(&file).with_context(|| format!("cannot remove {} (--force)", file.display()))?;
     }
@@ -44,10 +46,22 @@ pub fn prepare_run_dir(dir: &Path, inputs: &[&Path], force: bool) -> Result<RunD
 }
 
 /// A run directory held by this command; released when dropped or when the process
-/// ends (also when it is killed).
+/// ends (also when it is killed). A directory this command created is removed when
+/// dropped if it is still empty: a run refused after its directory was made (its data
+/// or start nets rejected) leaves nothing behind.
 #[must_use = "the directory is held only while the lock lives"]
 pub struct RunDirLock {
     _dir: Option<std::fs::File>,
+    created: Option<PathBuf>,
+}
+
+impl Drop for RunDirLock {
+    fn drop(&mut self) {
+        if let Some(dir) = &self.created {
+            // Fails, leaving it, unless it is empty.
+            let _ = std::fs::remove_dir(dir);
+        }
+    }
 }
 
 /// Holds the run directory `dir` for this command: one trainer at a time per run (an
@@ -57,10 +71,16 @@ pub struct RunDirLock {
 /// (a resume then fails on its missing checkpoint).
 pub fn lock_run_dir(dir: &Path) -> Result<RunDirLock> {
     if !dir.is_dir() {
-        return Ok(RunDirLock { _dir: None });
+        return Ok(RunDirLock {
+            _dir: None,
+            created: None,
+        });
     }
     match fileio::lock::lock_dir(dir) {
-        Ok(d) => Ok(RunDirLock { _dir: d }),
+        Ok(d) => Ok(RunDirLock {
+            _dir: d,
+            created: None,
+        }),
         Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => anyhow::bail!(
             "{}: another trainer run is using this directory (it is locked); wait for it to end, or use another directory",
             dir.display()

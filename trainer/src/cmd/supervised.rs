@@ -499,6 +499,10 @@ fn run_classes(args: &Args, mut threads: usize, deadline: Option<std::time::Inst
                 .ok()
                 .filter(|p: &Plan| p.format == PLAN_FORMAT && p.format_version == 1)
                 .with_context(|| format!("{}: not a several-class supervised run", path.display()))?;
+            // Each class's run too: `--resume DIR/<class>` is a run of its own.
+            for s in &plan.classes {
+                held.push(super::lock_run_dir(&dir.join(s.class.to_string()))?);
+            }
             (dir.clone(), plan)
         }
         None => {
@@ -506,6 +510,18 @@ fn run_classes(args: &Args, mut threads: usize, deadline: Option<std::time::Inst
                 bail!("--data is required (a dataset file with rolled-out positions)");
             }
             let classes = &args.class.as_ref().expect("clap requires --class").0;
+            // Each class's run reads the data again (and a resume reads it later): a pipe
+            // would give its positions to the first class only.
+            if let Some(p) = args
+                .data
+                .iter()
+                .find(|p| std::fs::metadata(p).is_ok_and(|m| !m.is_file()))
+            {
+                bail!(
+                    "--data {} is not a regular file (a pipe?): a run of several classes reads its data once per class, and a resume reads it again; write it to a file first",
+                    p.display()
+                );
+            }
             let settings = classes
                 .iter()
                 .map(|&c| settings_for(args, c))

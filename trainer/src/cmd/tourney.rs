@@ -317,6 +317,7 @@ fn export_records(a: ExportArgs) -> Result<ExitCode> {
     let mut inputs = vec![a.file.as_path()];
     inputs.extend(players.iter().map(PathBuf::as_path));
     for dir in [&a.sgf, &a.mat].into_iter().flatten() {
+        cli_support::outputs::check_not_dash(dir)?;
         cli_support::outputs::check_not_input(dir, &inputs)?;
     }
     // A file in a record directory the export creates has nothing to replace yet: only

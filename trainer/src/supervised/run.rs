@@ -551,8 +551,9 @@ impl Run {
             let saved = Some(self.state.best_epoch);
             curve::plot(&self.dir.join("curve.png"), &self.state.curve, &title, saved)?;
         }
-        // As td's checkpoints: an earlier session's idle temporary files go here too.
-        fileio::remove_stale_temps(&self.dir).map_err(|e| TrainerError::io(&self.dir, e))?;
+        // As td's checkpoints: an earlier session's idle temporary files go here too
+        // (tidying only, which never stops training).
+        let _ = fileio::remove_stale_temps(&self.dir);
         Ok(())
     }
 }
