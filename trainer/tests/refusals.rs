@@ -359,8 +359,8 @@ fn lookahead_and_minutes_messages_say_what_is_valid() {
 fn tourney_stale_after_is_a_time_like_every_other() {
     let dir = scratch("audit-stale");
     let t = dir.join("t.json");
-    let new = |stale: &str| {
-        trainer(&[
+    let new = |extra: &[&str]| {
+        let mut args = vec![
             "tourney",
             "new",
             s(&t),
@@ -369,10 +369,9 @@ fn tourney_stale_after_is_a_time_like_every_other() {
             "random",
             "--games-per-pairing",
             "2",
-            "--stale-after",
-            stale,
-            "--force",
-        ])
+        ];
+        args.extend(extra);
+        trainer(&args)
     };
     // 0 would count every claim of another host as abandoned at once.
     for (bad, says) in [
@@ -380,19 +379,10 @@ fn tourney_stale_after_is_a_time_like_every_other() {
         ("-5", "--stale-after must be a positive number of seconds, got -5"),
         ("1e300", "--stale-after 1e300 is longer than a thousand years"),
     ] {
-        refused(&new(bad), says);
+        refused(&new(&["--stale-after", bad, "--force"]), says);
         assert!(!t.exists());
     }
-    let o = trainer(&[
-        "tourney",
-        "new",
-        s(&t),
-        "--participants",
-        "pubeval",
-        "random",
-        "--games-per-pairing",
-        "2",
-    ]);
+    let o = new(&[]);
     assert!(o.status.success(), "{}", stderr(&o));
     refused(
         &trainer(&["tourney", "run", s(&t), "--stale-after", "0", "--quiet"]),
@@ -400,7 +390,7 @@ fn tourney_stale_after_is_a_time_like_every_other() {
     );
     // A fraction, as gen-bearoff's --stale-after takes: claims are stamped in whole
     // seconds, so 1.5 s is 2.
-    assert!(new("1.5").status.success());
+    assert!(new(&["--stale-after", "1.5", "--force"]).status.success());
     let file: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&t).unwrap()).unwrap();
     assert_eq!(file["settings"]["stale_after_s"], 2);
 }
