@@ -151,25 +151,10 @@ fn check_same_job(partial: &Path, meta_path: &Path, stored: &Value, job: &Value)
 /// earlier run's journal was found (not when the lock made the file, nor for an empty
 /// one without a job description, left by a run killed before it wrote anything).
 fn take(out: &Path, path: &Path, meta: &Path) -> Result<(Option<File>, bool), DatasetError> {
-    use fileio::lock::LockError;
+    use fileio::lock::{LockError, OtherNames};
     let existed = std::fs::symlink_metadata(path).is_ok();
-    let lock = fileio::lock::lock_partial(path, fileio::lock::OtherNames::Copy).map_err(|e| match e {
-        LockError::Busy => DatasetError::file(
-            out,
-            format!(
-                "another run is writing this output (its journal {} is locked); wait for it to end, or write elsewhere",
-                path.display()
-            ),
-        ),
-        LockError::Symlink => DatasetError::file(path, "is a symbolic link (remove it: the journal is written there)"),
-        LockError::NotRegular => DatasetError::file(path, "is not a regular file (remove it)"),
-        LockError::Changing => DatasetError::file(
-            out,
-            format!(
-                "its journal {} keeps changing (another run is starting or ending there); try again",
-                path.display()
-            ),
-        ),
+    let lock = fileio::lock::lock_partial(path, OtherNames::Copy).map_err(|e| match e {
+        LockError::Refused(r) => DatasetError::Invalid(r.message(out, path, "journal")),
         LockError::Io(_, e) => DatasetError::io(path, e),
     })?;
     let len = std::fs::metadata(path)

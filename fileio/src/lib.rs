@@ -311,8 +311,8 @@ fn temp_writer(name: &str) -> Option<u32> {
 /// was killed before it could commit or clean up (`kill -9`, a power cut): names
 /// `NAME.tmpPID-N` whose process is not running on this machine and that nobody has
 /// written for [`STALE_TEMP_SECONDS`]. For a job in a directory it owns (a training
-/// run, which sweeps when it resumes and at every checkpoint). Without `/proc` (where a process cannot be looked up) nothing is
-/// removed. Returns the files removed.
+/// run, which sweeps when it resumes and at every checkpoint). Without `/proc` (where a
+/// process cannot be looked up) nothing is removed. Returns the files removed.
 pub fn remove_stale_temps(dir: &Path) -> io::Result<Vec<PathBuf>> {
     let mut removed = Vec::new();
     if !Path::new("/proc/self").exists() {

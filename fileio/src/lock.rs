@@ -13,6 +13,16 @@ use std::path::Path;
 /// Why a partial file could not be taken.
 #[derive(Debug)]
 pub enum LockError {
+    /// The name is refused ([`Refusal::message`] says why).
+    Refused(Refusal),
+    /// The file could not be created (`"cannot create"`) or examined
+    /// (`"cannot read the metadata of"`).
+    Io(&'static str, io::Error),
+}
+
+/// A partial file's name that a run refuses to take.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refusal {
     /// Another process holds the lock: another run is writing this output.
     Busy,
     /// A symbolic link is at the name (refused before it is opened, so nothing is
@@ -22,9 +32,26 @@ pub enum LockError {
     NotRegular,
     /// The name kept changing to another file (runs starting or ending there).
     Changing,
-    /// The file could not be created (`"cannot create"`) or examined
-    /// (`"cannot read the metadata of"`).
-    Io(&'static str, io::Error),
+}
+
+impl Refusal {
+    /// What to tell the user, one line naming the files: `partial` is the partial file
+    /// of `output`, called `noun` in the tool's words ("temporary file", "journal").
+    pub fn message(self, output: &Path, partial: &Path, noun: &str) -> String {
+        let (output, partial) = (output.display(), partial.display());
+        match self {
+            Refusal::Busy => format!(
+                "{output}: another run is writing this output (its {noun} {partial} is locked); wait for it to end, or write elsewhere"
+            ),
+            Refusal::Symlink => {
+                format!("{partial} is a symbolic link (remove it: the {noun} is written there)")
+            }
+            Refusal::NotRegular => format!("{partial} is not a regular file (remove it)"),
+            Refusal::Changing => format!(
+                "{output}: its {noun} {partial} keeps changing (another run is starting or ending there); try again"
+            ),
+        }
+    }
 }
 
 /// What a partial file with a second name (hard link) is.
@@ -49,7 +76,7 @@ pub enum OtherNames {
 pub fn lock_partial(partial: &Path, others: OtherNames) -> Result<Option<File>, LockError> {
     for _ in 0..16 {
         if fs::symlink_metadata(partial).is_ok_and(|m| m.file_type().is_symlink()) {
-            return Err(LockError::Symlink);
+            return Err(LockError::Refused(Refusal::Symlink));
         }
         let f = OpenOptions::new()
             .write(true)
@@ -59,19 +86,18 @@ pub fn lock_partial(partial: &Path, others: OtherNames) -> Result<Option<File>, 
             .map_err(|e| LockError::Io("cannot create", e))?;
         let locked = match f.try_lock() {
             Ok(()) => true,
-            Err(TryLockError::WouldBlock) => return Err(LockError::Busy),
+            Err(TryLockError::WouldBlock) => return Err(LockError::Refused(Refusal::Busy)),
             Err(TryLockError::Error(_)) => false,
         };
         match same_single_file(&f, partial)? {
-            Some(true) => return Ok(locked.then_some(f)),
-            Some(false) if others == OtherNames::Copy => return Ok(locked.then_some(f)),
-            Some(false) => {
+            Some(single) if single || others == OtherNames::Copy => return Ok(locked.then_some(f)),
+            Some(_) => {
                 let _ = fs::remove_file(partial);
             }
             None => {}
         }
     }
-    Err(LockError::Changing)
+    Err(LockError::Refused(Refusal::Changing))
 }
 
 /// Whether `name` is still the open file `f`: `Some(true)` when it is and has no other
@@ -87,10 +113,10 @@ fn same_single_file(f: &File, name: &Path) -> Result<Option<bool>, LockError> {
         return Ok(None);
     };
     if now.file_type().is_symlink() {
-        return Err(LockError::Symlink);
+        return Err(LockError::Refused(Refusal::Symlink));
     }
     if !now.file_type().is_file() {
-        return Err(LockError::NotRegular);
+        return Err(LockError::Refused(Refusal::NotRegular));
     }
     if (now.dev(), now.ino()) != (held.dev(), held.ino()) {
         return Ok(None);

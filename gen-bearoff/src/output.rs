@@ -129,32 +129,13 @@ fn appeared(target: &Path) -> BearoffError {
 /// Takes `partial` for this run ([`fileio::lock::lock_partial`]), with gen-bearoff's
 /// messages.
 fn lock_partial(target: &Path, partial: &Path) -> Result<Option<File>, BearoffError> {
-    use fileio::lock::LockError;
-    fileio::lock::lock_partial(partial, fileio::lock::OtherNames::Finished).map_err(|e| match e {
-        LockError::Busy => BearoffError::InvalidParameters(format!(
-            "{}: another run is writing this output (its temporary file {} is locked); wait for it to end, or write elsewhere",
-            target.display(),
-            partial.display()
-        )),
-        LockError::Symlink => symlink_refused(partial),
-        LockError::NotRegular => BearoffError::InvalidParameters(format!(
-            "{} is not a regular file (remove it)",
-            partial.display()
-        )),
-        LockError::Changing => BearoffError::InvalidParameters(format!(
-            "{}: its temporary file {} keeps changing (another run is starting or ending there); try again",
-            target.display(),
-            partial.display()
-        )),
+    use fileio::lock::{LockError, OtherNames};
+    fileio::lock::lock_partial(partial, OtherNames::Finished).map_err(|e| match e {
+        LockError::Refused(r) => {
+            BearoffError::InvalidParameters(r.message(target, partial, "temporary file"))
+        }
         LockError::Io(what, e) => BearoffError::io(partial, what, e),
     })
-}
-
-fn symlink_refused(name: &Path) -> BearoffError {
-    BearoffError::InvalidParameters(format!(
-        "{} is a symbolic link (remove it: the temporary file is written there)",
-        name.display()
-    ))
 }
 
 impl Write for AtomicOutput {

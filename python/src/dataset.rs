@@ -319,9 +319,9 @@ impl PySamples {
 }
 
 /// Reads a dataset into memory: ``format`` ``"csv"``, ``"gnubg-nn"`` or ``"binary"``,
-/// else told from the file (binary magic, a CSV header, then the extension).
-/// ``bgkit.FileError``
-/// naming the file and line of a bad row.
+/// else told from the file (binary magic, a CSV header, then the extension); a pipe
+/// (``/dev/stdin``) is read once. ``bgkit.FileError`` naming the file and line of a bad
+/// row.
 #[pyfunction]
 #[pyo3(signature = (path, format=None))]
 pub fn read_dataset(py: Python<'_>, path: PathBuf, format: Option<&str>) -> PyResult<PySamples> {

@@ -58,21 +58,14 @@ impl Input {
 
     /// Its format, recognised as [`Format::detect`] does.
     pub fn format(&self) -> Result<Format, DatasetError> {
-        let mut head = [0u8; 16];
-        let mut reader = self.reader()?;
-        let mut n = 0;
-        // A short read (a pipe, a network or FUSE file) must not hide the magic or the
-        // header.
-        while n < head.len() {
-            match reader
-                .read(&mut head[n..])
-                .map_err(|e| DatasetError::io(&self.path, e))?
-            {
-                0 => break,
-                k => n += k,
-            }
-        }
-        Ok(Format::of_start(&head[..n], &self.path))
+        // Up to 16 bytes, through short reads (a network or FUSE file), which must not
+        // hide the magic or the header.
+        let mut head = Vec::with_capacity(16);
+        self.reader()?
+            .take(16)
+            .read_to_end(&mut head)
+            .map_err(|e| DatasetError::io(&self.path, e))?;
+        Ok(Format::of_start(&head, &self.path))
     }
 
     /// Its samples, read in `format`.
