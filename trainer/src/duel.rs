@@ -202,7 +202,7 @@ pub fn duel(
         let mut m = settings;
         for (_, recs) in results {
             for r in recs.expect("recorded") {
-                m.push_game(r);
+                m.push_next(r);
             }
         }
         m

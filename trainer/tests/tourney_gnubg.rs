@@ -1,10 +1,12 @@
-//! Tournament game records against GNU Backgammon 1.07: `trainer tourney export`
+//! Game records against GNU Backgammon 1.07. `trainer tourney export`
 //! writes SGF and `.mat` files; gnubg (`gnubg -t`, Python mode) loads each with `load
 //! match` / `import mat` and must see the same moves from the same boards, the same
 //! winners and points, and the same final position as bgkit's replay of the records,
 //! which must agree with the results in the tournament file. gnubg then saves what it
 //! loaded (`save match`, `export match mat`), and bgkit's readers must read those
-//! files back to the same games.
+//! files back to the same games. In both `tourney export`'s and `trainer duel
+//! --record`'s sessions, gnubg must find every game starting at the running score of
+//! the games before it, and a duel's final score must be its result.
 //!
 //! Without gnubg the test prints a notice and passes, unless `BGKIT_REQUIRE_GNUBG=1`.
 
@@ -22,7 +24,8 @@ use common::{have, scratch, GNUBG};
 use test_support::gnubg_output;
 use trainer::tourney::file;
 
-fn trainer(args: &[&str]) {
+/// Runs `trainer` and returns its standard output; it must succeed.
+fn trainer(args: &[&str]) -> String {
     let o = Command::new(env!("CARGO_BIN_EXE_trainer"))
         .args(args)
         .output()
@@ -32,6 +35,7 @@ fn trainer(args: &[&str]) {
         "{args:?}: {}",
         String::from_utf8_lossy(&o.stderr)
     );
+    String::from_utf8(o.stdout).unwrap()
 }
 
 /// Loads each job's file into gnubg, prints what gnubg sees, then runs the job's
@@ -49,7 +53,8 @@ for line in open(os.environ['TOURNEY_JOBS']).read().splitlines():
     out.write('FILE\t%s\t%s\t%s\n' % (path, m['match-info']['X']['name'], m['match-info']['O']['name']))
     for g in m['games']:
         info = g['info']
-        out.write('GAME\t%s\t%s\n' % (info.get('winner'), info.get('points-won')))
+        out.write('GAME\t%s\t%s\t%s\t%s\n' % (info.get('winner'), info.get('points-won'),
+                                             info.get('score-X'), info.get('score-O')))
         for a in g['game']:
             if a['action'] == 'move':
                 steps = ' '.join('%d/%d' % s for s in a.get('move', ()))
@@ -65,8 +70,31 @@ out.close()
 #[derive(Debug, Default)]
 struct Seen {
     players: [String; 2],
-    games: Vec<(String, String, Vec<String>)>,
+    games: Vec<SeenGame>,
     final_ids: (String, String),
+}
+
+/// gnubg's view of one game: winner (`X` = White), points won, the score it started
+/// at (X's first) and its moves.
+#[derive(Debug)]
+struct SeenGame {
+    winner: String,
+    points: String,
+    score: [u32; 2],
+    moves: Vec<String>,
+}
+
+impl Seen {
+    /// Checks that every game starts at the running score of the games before it, as
+    /// gnubg adds up their winners and points; returns the final score.
+    fn running_score(&self, what: &str) -> [u32; 2] {
+        let mut total = [0, 0];
+        for (k, g) in self.games.iter().enumerate() {
+            assert_eq!(g.score, total, "{what} game {}: the score it starts at", k + 1);
+            total[usize::from(g.winner == "O")] += g.points.parse::<u32>().unwrap();
+        }
+        total
+    }
 }
 
 fn run_gnubg(dir: &Path, jobs: &str) -> BTreeMap<String, Seen> {
@@ -105,12 +133,12 @@ fn run_gnubg(dir: &Path, jobs: &str) -> BTreeMap<String, Seen> {
                     },
                 ));
             }
-            "GAME" => cur
-                .as_mut()
-                .unwrap()
-                .1
-                .games
-                .push((f[1].into(), f[2].into(), Vec::new())),
+            "GAME" => cur.as_mut().unwrap().1.games.push(SeenGame {
+                winner: f[1].into(),
+                points: f[2].into(),
+                score: [f[3].parse().unwrap(), f[4].parse().unwrap()],
+                moves: Vec::new(),
+            }),
             "MOVE" => cur
                 .as_mut()
                 .unwrap()
@@ -118,7 +146,7 @@ fn run_gnubg(dir: &Path, jobs: &str) -> BTreeMap<String, Seen> {
                 .games
                 .last_mut()
                 .unwrap()
-                .2
+                .moves
                 .push(f[1..].join(" ")),
             "FINAL" => cur.as_mut().unwrap().1.final_ids = (f[1].into(), f[2].into()),
             other => panic!("unexpected dump line {other}"),
@@ -313,17 +341,19 @@ fn tourney_records_replay_identically_in_gnubg() {
             .unwrap_or_else(|| panic!("gnubg did not load {key}"));
         assert_eq!(g.players, m.players, "{key}: players");
         assert_eq!(g.games.len(), m.games.len(), "{key}: games");
-        for (k, ((winner, points, gm), ours)) in g.games.iter().zip(&m.games).enumerate() {
+        g.running_score(&key);
+        for (k, (seen, ours)) in g.games.iter().zip(&m.games).enumerate() {
             let r = ours.result.unwrap();
             assert_eq!(
-                winner,
+                seen.winner,
                 if r.winner == Seat::White { "X" } else { "O" },
                 "{key} game {}",
                 k + 1
             );
-            assert_eq!(points, &r.points.to_string(), "{key} game {}", k + 1);
+            assert_eq!(seen.points, r.points.to_string(), "{key} game {}", k + 1);
             let sorted = *kind == "mat";
-            let got: Vec<String> = gm
+            let got: Vec<String> = seen
+                .moves
                 .iter()
                 .map(|l| {
                     if sorted {
@@ -358,4 +388,51 @@ fn tourney_records_replay_identically_in_gnubg() {
     assert!(moves > 300, "too little compared: {moves} moves");
     eprintln!("gnubg agreed on {moves} moves in {} files", files.len());
     let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn duel_records_carry_the_running_score_in_gnubg() {
+    if !have(&[GNUBG]) {
+        return;
+    }
+    let dir = scratch("duel-gnubg");
+    let mut jobs = String::new();
+    let mut ppg = Vec::new();
+    for kind in ["sgf", "mat"] {
+        let path = dir.join(format!("d.{kind}"));
+        let summary = trainer(&[
+            "duel",
+            "--a",
+            "pubeval",
+            "--b",
+            "random",
+            "--games",
+            "8",
+            "--seed",
+            "3",
+            "--record",
+            path.to_str().unwrap(),
+            "--json",
+            "--quiet",
+        ]);
+        let v: serde_json::Value = serde_json::from_str(&summary).unwrap();
+        ppg.push(v["ppg"].as_f64().unwrap());
+        let _ = writeln!(jobs, "{kind}\t{}", path.display());
+    }
+    let seen = run_gnubg(&dir, &jobs);
+    assert_eq!(seen.len(), 2);
+    for ((key, g), ppg) in seen.iter().zip(ppg) {
+        assert_eq!(g.games.len(), 8, "{key}");
+        let total = g.running_score(key);
+        // A (pubeval) is X in every game of the session.
+        let net = f64::from(total[0]) - f64::from(total[1]);
+        assert!(
+            (net / 8.0 - ppg).abs() < 1e-9,
+            "{key}: final score {total:?}, duel ppg {ppg}"
+        );
+        assert!(
+            total.iter().sum::<u32>() > 8,
+            "{key}: gammons expected in 8 games"
+        );
+    }
 }

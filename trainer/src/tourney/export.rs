@@ -143,7 +143,7 @@ pub fn sessions(
         })
         .collect::<Result<_, TrainerError>>()?;
     let mut out: Vec<Session> = Vec::new();
-    for ((slot, pairing, _), mut game) in done.iter().zip(replayed) {
+    for ((slot, pairing, _), game) in done.iter().zip(replayed) {
         let same = out
             .last()
             .is_some_and(|s| (s.cycle, s.round, s.pairing) == (slot.cycle, slot.round, slot.pairing));
@@ -155,9 +155,7 @@ pub fn sessions(
                 record: settings(pairing.players, *slot),
             });
         }
-        let s = &mut out.last_mut().expect("pushed").record;
-        game.score = s.score_after();
-        s.push_game(game);
+        out.last_mut().expect("pushed").record.push_next(game);
     }
     Ok(out)
 }

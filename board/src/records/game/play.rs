@@ -132,4 +132,13 @@ impl MatchRecord {
     pub fn push_game(&mut self, game: GameRecord) {
         self.games.push(game);
     }
+
+    /// Appends a game played after the games so far, starting it at the score after
+    /// them ([`MatchRecord::score_after`]): for games recorded apart (in parallel, or
+    /// replayed) and put together in order, so that a money session carries its
+    /// running score as gnubg's own sessions do.
+    pub fn push_next(&mut self, mut game: GameRecord) {
+        game.score = self.score_after();
+        self.games.push(game);
+    }
 }
