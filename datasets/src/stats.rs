@@ -25,7 +25,8 @@ pub struct Summary {
     pub all: ClassSummary,
     /// Per class present, in gnubg's class order.
     pub classes: Vec<ClassSummary>,
-    /// Positions that appear more than once.
+    /// Rows that repeat a position of an earlier row (rows − distinct positions: a
+    /// position found three times counts 2).
     pub duplicates: usize,
 }
 

@@ -55,13 +55,13 @@ def rows(name):
 
 def gnubg_evaluations(data_dir, ids, tmp_path):
     """gnubg 1.07's own 0-ply cubeless evaluations of Position IDs `ids`, with the
-    weights in `data_dir` (gnubg.wd, else gnubg.weights; `gnubg -P DIR` reads its data
-    files there, so the bearoff databases are linked in): an (n, 5) list of floats."""
+    weights in `data_dir` (gnubg.wd, else gnubg.weights): an (n, 5) list of floats.
+    `gnubg -P DIR` reads the weights and the one-sided database there, so that one is
+    linked in; it reads the two-sided database from /var/lib/gnubg only."""
     require(GNUBG, OS0, TS0)
     data_dir = Path(data_dir)
-    for db in (OS0, TS0):
-        if not (data_dir / db.name).exists():
-            (data_dir / db.name).symlink_to(db)
+    if not (data_dir / OS0.name).exists():
+        (data_dir / OS0.name).symlink_to(OS0)
     script = tmp_path / "gnubg-eval.py"
     out = tmp_path / "gnubg-eval.txt"
     out.unlink(missing_ok=True)
