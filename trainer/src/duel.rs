@@ -46,7 +46,8 @@ pub struct DuelResult {
     pub seed: u64,
     /// A's points per game (positive: A is ahead).
     pub ppg: f64,
-    /// Standard error of `ppg`, over pairs.
+    /// Standard error of `ppg`, over pairs; NaN (`null` in JSON) for a single pair,
+    /// whose spread is unknown.
     pub se: f64,
     /// Fraction of games A won.
     pub win_rate: f64,
@@ -111,7 +112,7 @@ fn summarise(a: &str, b: &str, seed: u64, outcomes: &[(GameOutcome, GameOutcome)
         let var = (t.pair_sq - n * mean * mean).max(0.0) / (n - 1.0);
         (var / n).sqrt()
     } else {
-        0.0
+        f64::NAN
     };
     let rate = |k: u64| if t.games > 0 { k as f64 / games } else { 0.0 };
     DuelResult {
@@ -246,5 +247,22 @@ mod tests {
         assert!((r.backgammon_rate - 1.0 / 6.0).abs() < 1e-12);
         assert!((r.gammon_loss_rate - 1.0 / 6.0).abs() < 1e-12);
         assert_eq!(r.backgammon_loss_rate, 0.0);
+    }
+
+    #[test]
+    fn one_pair_has_no_standard_error() {
+        let r = summarise("a", "b", 0, &[(outcome(0, 3), outcome(0, 3))]);
+        assert_eq!(r.ppg, 3.0);
+        assert!(r.se.is_nan(), "{}", r.se);
+        let json = serde_json::to_value(&r).unwrap();
+        assert!(json["se"].is_null(), "{json}");
+        // Two pairs have one.
+        let r = summarise(
+            "a",
+            "b",
+            0,
+            &[(outcome(0, 3), outcome(0, 3)), (outcome(0, 1), outcome(0, 1))],
+        );
+        assert!((r.se - 1.0).abs() < 1e-12, "{}", r.se);
     }
 }

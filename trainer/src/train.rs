@@ -150,9 +150,10 @@ impl RunSettings {
                 self.bench_every, self.batch
             ));
         }
-        if self.bench_every > 0 && (self.bench_games == 0 || !self.bench_games.is_multiple_of(2)) {
+        if self.bench_every > 0 && (self.bench_games < 4 || !self.bench_games.is_multiple_of(2)) {
             return invalid(format!(
-                "--bench-games must be even and positive (duplicate dice), got {}",
+                "--bench-games must be even (duplicate dice) and at least 4 (two dice pairs, for a \
+                 standard error), got {}",
                 self.bench_games
             ));
         }

@@ -122,7 +122,7 @@ fn td_stops_at_its_time_limit_with_a_checkpoint() {
         "--bench-every",
         "1000000",
         "--bench-games",
-        "2",
+        "4",
         "--quiet",
         "--json",
     ]);

@@ -30,7 +30,7 @@ const TD: &[&str] = &[
     "--bench-every",
     "2",
     "--bench-games",
-    "2",
+    "4",
 ];
 
 fn td(out: &Path, extra: &[&str]) -> Vec<String> {

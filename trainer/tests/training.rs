@@ -98,6 +98,9 @@ fn bad_settings_are_refused() {
     s.bench_every = 8;
     s.bench_games = 3;
     assert!(s.validate().unwrap_err().to_string().contains("even"));
+    // One dice pair has no standard error.
+    s.bench_games = 2;
+    assert!(s.validate().unwrap_err().to_string().contains("at least 4"));
     s.bench_games = 4;
     s.td.lambda = 2.0;
     assert!(s.validate().is_err());

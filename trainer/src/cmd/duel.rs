@@ -114,7 +114,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
             r.pairs,
             r.seed
         )?;
-        cli_support::outln!("ppg (A):        {:+.4} ± {:.4} (1 SE over pairs)", r.ppg, r.se)?;
+        if r.se.is_nan() {
+            cli_support::outln!("ppg (A):        {:+.4} (one dice pair: no SE)", r.ppg)?;
+        } else {
+            cli_support::outln!("ppg (A):        {:+.4} ± {:.4} (1 SE over pairs)", r.ppg, r.se)?;
+        }
         cli_support::outln!("A wins:         {:.2} %", 100.0 * r.win_rate)?;
         cli_support::outln!(
             "A gammons:      {:.2} % won, {:.2} % lost",
