@@ -177,3 +177,64 @@ fn standings_of_a_hand_made_record() {
         "{text}"
     );
 }
+
+#[test]
+fn groups_that_never_met_are_rated_and_shown_apart() {
+    // Four participants, two games per pairing; only a-b (a wins both) and c-d (one
+    // each) have been played, so {a, b} and {c, d} are rated apart. a-b needs a
+    // virtual draw (R_a − R_b = 400·log10(5)); c-d does not (both 0).
+    let settings = Settings {
+        kind: Kind::RoundRobin,
+        games_per_pairing: 2,
+        cycles: 1,
+        seed: 1,
+        sync: Sync::None,
+        stale_after_s: 60,
+    };
+    let names = ["a=pubeval", "b=random", "c=random", "d=random"].map(String::from);
+    let mut t = new_tournament(settings, participants(&names).unwrap()).unwrap();
+    let slots: Vec<_> = t.games().map(|(s, p, _)| (s, p.players)).collect();
+    let mut set = |pair: [usize; 2], winners: [usize; 2]| {
+        let mine: Vec<_> = slots
+            .iter()
+            .filter(|(_, p)| p.contains(&pair[0]) && p.contains(&pair[1]))
+            .collect();
+        assert_eq!(mine.len(), 2);
+        for (&(slot, players), winner) in mine.into_iter().zip(winners) {
+            t.game_mut(slot).result = Some(Outcome {
+                winner: players.iter().position(|&x| x == winner).unwrap() as u8,
+                points: 1,
+                turns: 50,
+                versions: [0, 0],
+            });
+        }
+    };
+    set([0, 1], [0, 0]);
+    set([2, 3], [2, 3]);
+    let s = standings(&t);
+    let groups: Vec<_> = s.participants.iter().map(|e| e.elo_group).collect();
+    assert_eq!(groups, [Some(1), Some(1), Some(2), Some(2)]);
+    assert_eq!(s.elo_groups, 2);
+    assert!(s.elo_virtual_draws);
+    assert_eq!(s.elo_draw_groups, [1]);
+    close(s.participants[0].elo, 200.0 * 5f64.log10(), "R_a");
+    close(s.participants[1].elo, -200.0 * 5f64.log10(), "R_b");
+    close(s.participants[2].elo, 0.0, "R_c");
+    let text = s.to_text();
+    assert!(
+        text.contains("Elo compares only within a group: 2 groups"),
+        "{text}"
+    );
+    assert!(
+        text.contains("virtual draw per pair that met in group 1, "),
+        "{text}"
+    );
+    // Group 1 first, by rating within it: a, b, then c and d (tied, by number).
+    let rows: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.split_whitespace().nth(1))
+        .filter(|n| ["a", "b", "c", "d"].contains(n))
+        .take(4)
+        .collect();
+    assert_eq!(rows, ["a", "b", "c", "d"], "{text}");
+}

@@ -15,8 +15,9 @@
 //!
 //! The maximum does not exist when the participants of a group can be split in two so
 //! that one side won every game between them (someone won or lost everything, say).
-//! Then each pair that met gets one virtual draw — half a win each, as BayesElo's
-//! prior does — and [`EloFit::virtual_draws`] says so.
+//! Then each pair of that group that met gets one virtual draw — half a win each, as
+//! BayesElo's prior does — and [`EloFit::draws_in`] says so for the group. A group
+//! whose maximum exists gets none.
 
 // Matrix code reads best with indices.
 #![allow(clippy::needless_range_loop)]
@@ -30,8 +31,10 @@ pub struct EloFit {
     pub se: Vec<Option<f64>>,
     /// Group of each participant (participants connected by games share one).
     pub group: Vec<usize>,
-    /// Whether virtual draws were added to make the maximum exist.
+    /// Whether virtual draws were added to make the maximum exist (in any group).
     pub virtual_draws: bool,
+    /// For each group (indexed as `group`), whether its pairs got virtual draws.
+    pub draws_in: Vec<bool>,
 }
 
 /// Elo points per natural-log unit of strength.
@@ -65,6 +68,7 @@ pub fn fit(wins: &[Vec<f64>]) -> EloFit {
         se: vec![None; p],
         group: group.clone(),
         virtual_draws: false,
+        draws_in: vec![false; groups],
     };
     for g in 0..groups {
         let members: Vec<usize> = (0..p).filter(|&i| group[i] == g).collect();
@@ -77,6 +81,7 @@ pub fn fit(wins: &[Vec<f64>]) -> EloFit {
             .collect();
         if !strongly_connected(&w) {
             fit.virtual_draws = true;
+            fit.draws_in[g] = true;
             let m = members.len();
             for a in 0..m {
                 for b in 0..m {

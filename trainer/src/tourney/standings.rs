@@ -43,6 +43,10 @@ pub struct Entry {
     pub elo: f64,
     /// Its standard error (`None` without games).
     pub elo_se: Option<f64>,
+    /// Its rating group (1-based; `None` without games): participants connected by
+    /// games, directly or through others. Ratings average 0 within each group and
+    /// compare only within it.
+    pub elo_group: Option<usize>,
 }
 
 /// Two participants' games against each other (all cycles together).
@@ -84,8 +88,12 @@ pub struct Standings {
     pub pairings: Vec<Cell>,
     /// How ratings were fitted.
     pub elo_method: String,
-    /// Whether virtual draws were needed (see [`elo`]).
+    /// Whether virtual draws were needed (see [`elo`]), in any group.
     pub elo_virtual_draws: bool,
+    /// The rating groups that got virtual draws (1-based, as `Entry::elo_group`).
+    pub elo_draw_groups: Vec<usize>,
+    /// Rating groups among the participants with games.
+    pub elo_groups: usize,
 }
 
 /// Net points and their standard error over dice streams.
@@ -163,6 +171,28 @@ pub fn standings(t: &Tournament) -> Standings {
         wins[w][l] += 1.0;
     }
     let fit = elo::fit(&wins);
+    // Groups of participants with games, numbered from 1 in participant order.
+    let mut numbers: Vec<usize> = Vec::new();
+    let group_of: Vec<Option<usize>> = (0..p)
+        .map(|i| {
+            (each[i].games > 0).then(|| {
+                let g = fit.group[i];
+                match numbers.iter().position(|&x| x == g) {
+                    Some(k) => k + 1,
+                    None => {
+                        numbers.push(g);
+                        numbers.len()
+                    }
+                }
+            })
+        })
+        .collect();
+    let draw_groups: Vec<usize> = numbers
+        .iter()
+        .enumerate()
+        .filter(|(_, &g)| fit.draws_in[g])
+        .map(|(k, _)| k + 1)
+        .collect();
     let participants = t
         .participants
         .iter()
@@ -183,6 +213,7 @@ pub fn standings(t: &Tournament) -> Standings {
                 se: s.se(),
                 elo: fit.ratings[i],
                 elo_se: if s.games > 0 { fit.se[i] } else { None },
+                elo_group: group_of[i],
             }
         })
         .collect();
@@ -201,7 +232,7 @@ pub fn standings(t: &Tournament) -> Standings {
             }
         }
     }
-    let groups = fit.group.iter().max().map_or(0, |g| g + 1);
+    let groups = numbers.len();
     Standings {
         kind: t.settings.kind.to_string(),
         cycles: t.settings.cycles,
@@ -220,6 +251,8 @@ pub fn standings(t: &Tournament) -> Standings {
             }
         ),
         elo_virtual_draws: fit.virtual_draws,
+        elo_draw_groups: draw_groups,
+        elo_groups: groups,
     }
 }
 
@@ -249,18 +282,42 @@ impl Standings {
             .max()
             .unwrap_or(4)
             .max(4);
+        // Ratings of different groups are not on one scale: with several, a column says
+        // which group each participant is in, and the table is sorted group by group.
+        let grouped = self.elo_groups > 1;
         let _ = writeln!(
             out,
-            "\n{:>3}  {:<width$}  {:>6}  {:>6}  {:>7}  {:>7}  {:>6}  {:>7}  {:>6}",
-            "#", "name", "games", "wins", "points", "ppg", "± SE", "Elo", "± SE"
+            "\n{:>3}  {:<width$}  {:>6}  {:>6}  {:>7}  {:>7}  {:>6}  {:>7}  {:>6}{}",
+            "#",
+            "name",
+            "games",
+            "wins",
+            "points",
+            "ppg",
+            "± SE",
+            "Elo",
+            "± SE",
+            if grouped { "  group" } else { "" }
         );
         let mut order: Vec<&Entry> = self.participants.iter().collect();
-        order.sort_by(|a, b| b.elo.total_cmp(&a.elo).then(a.number.cmp(&b.number)));
+        let group = |e: &Entry| {
+            if grouped {
+                e.elo_group.unwrap_or(usize::MAX)
+            } else {
+                0
+            }
+        };
+        order.sort_by(|a, b| {
+            group(a)
+                .cmp(&group(b))
+                .then(b.elo.total_cmp(&a.elo))
+                .then(a.number.cmp(&b.number))
+        });
         let opt = |x: Option<f64>, prec: usize| x.map_or("-".to_string(), |v| format!("{v:.prec$}"));
         for e in order {
             let _ = writeln!(
                 out,
-                "{:>3}  {:<width$}  {:>6}  {:>6}  {:>+7}  {:>+7.3}  {:>6}  {:>+7.1}  {:>6}",
+                "{:>3}  {:<width$}  {:>6}  {:>6}  {:>+7}  {:>+7.3}  {:>6}  {:>+7.1}  {:>6}{}",
                 e.number,
                 e.name,
                 e.games,
@@ -269,13 +326,30 @@ impl Standings {
                 e.ppg,
                 opt(e.se, 3),
                 e.elo,
-                opt(e.elo_se, 1)
+                opt(e.elo_se, 1),
+                match (grouped, e.elo_group) {
+                    (false, _) => String::new(),
+                    (true, g) => format!("  {:>5}", g.map_or("-".to_string(), |g| g.to_string())),
+                }
+            );
+        }
+        if grouped {
+            let _ = writeln!(
+                out,
+                "(Elo compares only within a group: {} groups of participants connected by games, each averaging 0)",
+                self.elo_groups
             );
         }
         if self.elo_virtual_draws {
+            let whom = if grouped {
+                let list: Vec<String> = self.elo_draw_groups.iter().map(|g| g.to_string()).collect();
+                format!("in group {}, ", list.join(", "))
+            } else {
+                String::new()
+            };
             let _ = writeln!(
                 out,
-                "(ratings include one virtual draw per pair that met: someone won or lost everything)"
+                "(ratings include one virtual draw per pair that met {whom}where one side of a split won every game across it)"
             );
         }
         let _ = writeln!(
