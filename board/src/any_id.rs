@@ -74,9 +74,9 @@ mod tests {
     #[test]
     fn each_form_and_its_errors() {
         // gnubg 1.07: `set xgid` with this XGID, then `show board`: sGfwATDgc/ABMA.
-        let x = parse_any_id(" XGID=-b---BD-B---eE---c-e----B-:1:-1:-1:52:6:1:1:7:10\n").unwrap();
+        let x = parse_any_id(" XGID=-b---BD-B---eE---c-e----B-:0:0:-1:52:6:1:1:7:10\n").unwrap();
         assert_eq!(x.position.position_id(), "sGfwATDgc/ABMA");
-        let bare = parse_any_id("-b---BD-B---eE---c-e----B-:1:-1:-1:52:6:1:1:7:10").unwrap();
+        let bare = parse_any_id("-b---BD-B---eE---c-e----B-:0:0:-1:52:6:1:1:7:10").unwrap();
         assert_eq!(bare, x);
         // gnubg 1.07, `set matchid cIkmAQAAAAAE`: a 9-point match, 0-0.
         let m = parse_any_id("4HPwATDgc/ABMA:cIkmAQAAAAAE").unwrap();
@@ -100,11 +100,11 @@ mod tests {
         let e = parse_any_id("4HPwATDgc/ABMA:cIkm").unwrap_err().to_string();
         assert!(e.contains("match ID 'cIkm'"), "{e}");
         // Malformed XGIDs get the XGID's reason, with or without a prefix in any case.
-        let lower = parse_any_id("xgid=-b---BD-B---eE---c-e----B-:1:-1:-1:52:6:1:1:7:10").unwrap();
+        let lower = parse_any_id("xgid=-b---BD-B---eE---c-e----B-:0:0:-1:52:6:1:1:7:10").unwrap();
         assert_eq!(lower, x);
         for short in [
-            "-b---BD-B---eE---c-e----B-:1:-1:-1:52:6:1:1:7",
-            "XGID=-b---BD-B---eE---c-e----B-:1:-1:-1:52:6:1:1:7",
+            "-b---BD-B---eE---c-e----B-:0:0:-1:52:6:1:1:7",
+            "XGID=-b---BD-B---eE---c-e----B-:0:0:-1:52:6:1:1:7",
             "-b---BD-B---eE---c-e----B-",
         ] {
             let e = parse_any_id(short).unwrap_err().to_string();
@@ -114,7 +114,7 @@ mod tests {
         let e = parse_any_id("XGID=foo:1:2").unwrap_err().to_string();
         assert!(e.contains("'XGID=foo:1:2'"), "{e}");
         assert_eq!(
-            Xgid::parse("xgid=-b---BD-B---eE---c-e----B-:1:-1:-1:52:6:1:1:7:10").map(|x| x.position),
+            Xgid::parse("xgid=-b---BD-B---eE---c-e----B-:0:0:-1:52:6:1:1:7:10").map(|x| x.position),
             Ok(x.position)
         );
         // A Position ID's 14 characters before the first colon: a stray colon is the

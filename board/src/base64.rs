@@ -31,11 +31,9 @@ pub(crate) fn value(c: u8) -> Option<u8> {
 }
 
 /// Decodes characters into `N` bytes. Returns the first invalid character and its
-/// position on error. Bits beyond `N` bytes are returned as `true` in the second value
-/// when any of them is set.
-pub(crate) fn decode<const N: usize>(s: &str) -> Result<([u8; N], bool), (usize, char)> {
+/// position on error. Bits beyond `N` bytes are ignored (gnubg's decoders ignore them).
+pub(crate) fn decode<const N: usize>(s: &str) -> Result<[u8; N], (usize, char)> {
     let mut bytes = [0u8; N];
-    let mut extra = false;
     for (k, c) in s.bytes().enumerate() {
         let v = value(c).ok_or((k, s[k..].chars().next().unwrap_or('?')))?;
         for b in 0..6 {
@@ -43,13 +41,11 @@ pub(crate) fn decode<const N: usize>(s: &str) -> Result<([u8; N], bool), (usize,
                 let bit = k * 6 + b;
                 if bit / 8 < N {
                     bytes[bit / 8] |= 0x80 >> (bit % 8);
-                } else {
-                    extra = true;
                 }
             }
         }
     }
-    Ok((bytes, extra))
+    Ok(bytes)
 }
 
 #[cfg(test)]
@@ -59,7 +55,7 @@ mod tests {
         let key = [0xE0, 0x73, 0xF0, 0x01, 0x30, 0xE0, 0x73, 0xF0, 0x01, 0x30];
         let id = super::encode(&key, 14);
         assert_eq!(id, "4HPwATDgc/ABMA");
-        assert_eq!(super::decode::<10>(&id).unwrap(), (key, false));
+        assert_eq!(super::decode::<10>(&id).unwrap(), key);
         assert_eq!(super::decode::<10>("4HPwATDgc/ABM!"), Err((13, '!')));
     }
 }

@@ -194,6 +194,26 @@ impl MatchState {
                     self.score[0], self.score[1], self.match_length
                 ));
             }
+            // No one may double in the Crawford game (gnubg's `set xgid` resets such a
+            // cube to 1 with "The cube is disabled during the Crawford game").
+            if self.crawford
+                && (self.cube != 1 || self.cube_owner != CubeOwner::Centred || self.double_offered)
+            {
+                return Err(format!(
+                    "the cube is {}{}{} in the Crawford game, where it is not used (it stays at 1 in the \
+                     middle)",
+                    self.cube,
+                    match self.cube_owner {
+                        CubeOwner::Centred => "",
+                        _ => " and owned",
+                    },
+                    if self.double_offered {
+                        ", with a double offered,"
+                    } else {
+                        ""
+                    }
+                ));
+            }
         } else {
             if self.crawford {
                 return Err("a money game cannot be the Crawford game".into());
@@ -247,7 +267,8 @@ impl MatchState {
     /// 64, scores not above the match length, no Crawford game in money play) and a few
     /// more where gnubg silently changes or keeps an impossible state (one die rolled
     /// without the other, cube owner 2, game state above 4, a Crawford flag without
-    /// exactly one player 1-away, which gnubg drops). Money sessions keep a running
+    /// exactly one player 1-away, which gnubg drops, a cube turned or offered in the
+    /// Crawford game, which gnubg's `set xgid` resets to 1). Money sessions keep a running
     /// score in gnubg, so a money game with a score is accepted.
     pub fn from_id(id: &str) -> Result<MatchState, MatchIdError> {
         let text = id.trim();
@@ -258,7 +279,7 @@ impl MatchState {
                 len,
             });
         }
-        let (key, _) = base64::decode::<9>(text).map_err(|(at, ch)| MatchIdError::Character {
+        let key = base64::decode::<9>(text).map_err(|(at, ch)| MatchIdError::Character {
             id: text.to_string(),
             ch,
             at,

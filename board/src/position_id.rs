@@ -117,7 +117,9 @@ impl Position {
     }
 
     /// Decodes a gnubg Position ID. Accepts the 14-character form, optionally followed
-    /// by the `==` Base64 padding, and surrounding whitespace.
+    /// by the `==` Base64 padding, and surrounding whitespace. As in gnubg, the last
+    /// character's 4 bits beyond the key are ignored, so `ABMB` ends the same ID as
+    /// `ABMA` (and [`Position::position_id`] gives the latter).
     pub fn from_id(id: &str) -> Result<Position, PositionIdError> {
         let text = id.trim();
         let core = text.strip_suffix("==").unwrap_or(text);
@@ -128,17 +130,13 @@ impl Position {
                 len,
             });
         }
-        let (bytes, extra) = base64::decode::<10>(core).map_err(|(at, ch)| PositionIdError::Character {
+        // The 14th character's last 4 bits lie beyond the 80-bit key: ignored, as gnubg
+        // ignores them (its `set board sGfwATDgc/ABMB` shows sGfwATDgc/ABMA).
+        let bytes = base64::decode::<10>(core).map_err(|(at, ch)| PositionIdError::Character {
             id: text.to_string(),
             ch,
             at,
         })?;
-        if extra {
-            return Err(PositionIdError::Key {
-                id: text.to_string(),
-                reason: "the last character has bits set beyond the 80-bit key",
-            });
-        }
         Position::from_key(&bytes).map_err(|(reason, source)| match source {
             Some(source) => PositionIdError::Position {
                 id: text.to_string(),
@@ -284,6 +282,22 @@ mod tests {
     fn padding_and_whitespace_are_accepted() {
         let pos = Position::from_id(" 4HPwATDgc/ABMA== ").unwrap();
         assert_eq!(pos.checkers(Player::OnRoll), 15);
+    }
+
+    #[test]
+    fn bits_beyond_the_key_are_ignored_as_gnubg_does() {
+        // gnubg 1.07: `set board sGfwATDgc/ABMB`, then `show board` prints the
+        // Position ID sGfwATDgc/ABMA.
+        for last in ['B', 'C', 'D', 'P'] {
+            let id = format!("sGfwATDgc/ABM{last}");
+            let pos = Position::from_id(&id).unwrap();
+            assert_eq!(pos.position_id(), "sGfwATDgc/ABMA", "{id}");
+        }
+        // A character whose first 2 bits are key bits changes the position.
+        assert_ne!(
+            Position::from_id("4HPwATDgc/ABMQ").ok().map(|p| p.position_id()),
+            Some("4HPwATDgc/ABMA".to_string())
+        );
     }
 
     #[test]

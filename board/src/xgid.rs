@@ -253,7 +253,8 @@ mod tests {
     #[test]
     fn lower_case_to_move_puts_lower_case_on_roll() {
         // Upper case has moved 8/5 6/5 (31); lower case on roll with 52.
-        let text = "XGID=-b---BD-B---eE---c-e----B-:1:-1:-1:52:6:1:1:7:10";
+        // 6-1 in a 7-point match after the Crawford game (rules 0), cube 2 owned.
+        let text = "XGID=-b---BD-B---eE---c-e----B-:1:-1:-1:52:6:1:0:7:10";
         let x = Xgid::parse(text).unwrap();
         let me = x.position.on_roll();
         assert_eq!(me[5], 5, "lower case still has five on its 6-point");
@@ -261,8 +262,23 @@ mod tests {
         assert_eq!((opp[4], opp[5], opp[7]), (2, 4, 2));
         assert_eq!(x.state.score, [1, 6]);
         assert_eq!((x.state.cube, x.state.cube_owner), (2, CubeOwner::Player0));
-        assert!(x.state.crawford);
+        assert!(!x.state.crawford);
         assert_eq!(x.to_xgid(), text);
+        // The same as the Crawford game (rules 1): the cube stays at 1 in the middle
+        // then; gnubg's `set xgid` resets such a cube ("The cube is disabled during the
+        // Crawford game"), bgkit refuses it.
+        let e = Xgid::parse("XGID=-b---BD-B---eE---c-e----B-:1:-1:-1:52:6:1:1:7:10").unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("the cube is 2 and owned in the Crawford game"),
+            "{e}"
+        );
+        let crawford = Xgid::parse("XGID=-b---BD-B---eE---c-e----B-:0:0:-1:52:6:1:1:7:10").unwrap();
+        assert!(crawford.state.crawford);
+        assert_eq!(
+            (crawford.state.cube, crawford.state.cube_owner),
+            (1, CubeOwner::Centred)
+        );
     }
 
     #[test]

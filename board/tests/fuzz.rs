@@ -49,7 +49,7 @@ const MATCH_IDS: &[&str] = &[
 ];
 const XGIDS: &[&str] = &[
     "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10",
-    "XGID=-b---BD-B---eE---c-e----B-:1:-1:-1:52:6:1:1:7:10",
+    "XGID=-b---BD-B---eE---c-e----B-:0:0:-1:52:6:1:1:7:10",
     "-b----E-C---eE---c-e----B-:3:1:-1:D:2:4:0:9:8",
 ];
 const XGID_WORDS: &[&str] = &[
@@ -71,7 +71,7 @@ const ANY_IDS: &[&str] = &[
     " sGfwATDgc/ABMA:cIkmAQAAAAAE\n",
     "4HPwATDgc/ABMA:MIEFAAAAAAAA",
     "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10",
-    "xgid=-b---BD-B---eE---c-e----B-:1:-1:-1:52:6:1:1:7:10",
+    "xgid=-b---BD-B---eE---c-e----B-:0:0:-1:52:6:1:1:7:10",
     "-b----E-C---eE---c-e----B-:3:1:-1:D:2:4:0:9:8",
 ];
 const ANY_ID_WORDS: &[&str] = &[

@@ -443,7 +443,7 @@ fn positions_given_by_xgid_or_match_id_roll_out_as_their_position_ids() {
     // Each XGID's Position ID as gnubg 1.07 shows it after `set xgid`.
     let ids = "position_id\nsGfwATDgc/ABMA\nCgAAEAEAAAAAAA\n4HPwATDgc/ABMA\n";
     let forms = "position_id\n\
-                 XGID=-b---BD-B---eE---c-e----B-:1:-1:-1:52:6:1:1:7:10\n\
+                 XGID=-b---BD-B---eE---c-e----B-:0:0:-1:52:6:1:1:7:10\n\
                  --A--A----------------aa--:0:0:1:00:0:0:0:0:10\n\
                  4HPwATDgc/ABMA:cIkmAQAAAAAE\n";
     let roll = |name: &str, rows: &str| {
