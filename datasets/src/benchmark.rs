@@ -41,7 +41,7 @@ use std::io::Write;
 use std::path::Path;
 
 use board::{Dice, MoveGen, Position};
-use evaluator::eval::{invert, money_equity, move_shape, EvalError};
+use evaluator::eval::{move_shape, mover_equity, EvalError};
 use evaluator::search::Lookahead;
 use evaluator::Evaluator;
 use fileio::Existing;
@@ -51,7 +51,7 @@ use serde_json::Value;
 use crate::class::dataset_class;
 use crate::error::DatasetError;
 use crate::format::gnubg_nn::parse_key;
-use crate::play::value_after;
+use crate::play::equity_after;
 use crate::rng::{derive, STREAM_GAME_DICE};
 use crate::rollout::Roller;
 
@@ -397,10 +397,10 @@ pub fn build_entry(
     let mut list = Vec::with_capacity(moves.len());
     for m in &moves {
         let eq = if settings.select_plies == 0 {
-            money_equity(&value_after(ev, &m.result)?)
+            equity_after(ev, &m.result)?
         } else {
             let p = ev.evaluate_plied(&m.result.swapped(), settings.select_plies, Lookahead::default())?;
-            money_equity(&invert(&p))
+            mover_equity(&p)
         };
         list.push((m.notation(), m.result, eq));
     }

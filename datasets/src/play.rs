@@ -6,7 +6,7 @@
 //! evaluation unless the value is asked for.
 
 use board::{Dice, MoveGen, Position};
-use evaluator::eval::{invert, EvalError, Probabilities};
+use evaluator::eval::{invert, mover_equity, EvalError, Probabilities};
 use evaluator::nets::NetSource;
 use evaluator::search::{Lookahead, FILTERS_NORMAL};
 use evaluator::Evaluator;
@@ -24,6 +24,12 @@ pub struct Choice {
 /// The 0-ply value of a position reached by a move, from the mover's view.
 pub fn value_after<N: NetSource>(ev: &Evaluator<N>, result: &Position) -> Result<Probabilities, EvalError> {
     Ok(invert(&ev.evaluate(&result.swapped())?.0))
+}
+
+/// The 0-ply score of a move reaching `result`: the mover's cubeless money equity as
+/// gnubg ranks moves ([`mover_equity`] of the opponent's view).
+pub fn equity_after<N: NetSource>(ev: &Evaluator<N>, result: &Position) -> Result<f32, EvalError> {
+    Ok(mover_equity(&ev.evaluate(&result.swapped())?.0))
 }
 
 /// gnubg's 0-ply move choice with `dice`, and the chosen move's value (always computed

@@ -34,7 +34,7 @@
 use board::{Dice, MoveGen, Position};
 use evaluator::choice::best_index;
 use evaluator::class::PositionClass;
-use evaluator::eval::{money_equity, EvalError, Probabilities};
+use evaluator::eval::{invert, mover_equity, EvalError, Probabilities};
 use evaluator::nets::GnubgNets;
 use evaluator::nets::NetSource;
 use evaluator::Evaluator;
@@ -42,7 +42,7 @@ use rayon::prelude::*;
 
 use crate::dice::{roll_index, QuasiRandomDice};
 use crate::error::DatasetError;
-use crate::play::{best_move_plied, best_move_pruned, kept_moves, value_after};
+use crate::play::{best_move_plied, best_move_pruned, kept_moves};
 use crate::rng::{derive, mix64, STREAM_POSITION};
 
 /// A trial that has not ended after this many half-moves is cut off with a 0-ply
@@ -341,7 +341,9 @@ impl<'a, N: NetSource> Roller<'a, N> {
 
 /// Values of positions already met in one lookahead: rolls with the same pip total
 /// often reach the same position (a single checker moved 6 pips with 5-1 or 4-2), and
-/// each is evaluated once. Cleared (by a generation count) for every lookahead; the
+/// each is evaluated once. Values are kept as evaluated, from the opponent's view (the
+/// opponent on roll after the move), which is what moves are ranked by
+/// ([`mover_equity`]). Cleared (by a generation count) for every lookahead; the
 /// table is allocated by the first lookahead (rollouts without variance reduction
 /// never need it).
 #[derive(Default)]
@@ -390,11 +392,11 @@ impl LookaheadMemo {
         result: &Position,
     ) -> Result<Probabilities, EvalError> {
         if let Some(v) = self.get(result) {
-            return Ok(v);
+            return Ok(invert(&v));
         }
-        let v = value_after(ev, result)?;
+        let v = ev.evaluate(&result.swapped())?.0;
         self.slots[Self::slot(result)] = (self.generation, *result, v);
-        Ok(v)
+        Ok(invert(&v))
     }
 
     /// The remembered value of a move's result, if any.
@@ -407,7 +409,7 @@ impl LookaheadMemo {
         (s.0 == self.generation && s.1 == *result).then_some(s.2)
     }
 
-    /// The values of the moves' `results` (mover's view), in order: those not yet
+    /// The values of the moves' `results` (opponent's view), in order: those not yet
     /// remembered evaluated together (see [`Evaluator::evaluate_all`]) and remembered.
     /// Each result is hashed once.
     fn fill<N: NetSource>(
@@ -429,7 +431,7 @@ impl LookaheadMemo {
         let waiting = missing.iter().map(|&(i, _)| results[i]);
         let done = ev.with_values_after(waiting, |evaluated| {
             for (&(i, slot), (v, _)) in missing.iter().zip(evaluated) {
-                values[i] = evaluator::eval::invert(v);
+                values[i] = *v;
                 self.slots[slot] = (self.generation, results[i], values[i]);
             }
         });
@@ -462,8 +464,8 @@ pub fn lookahead<N: NetSource>(
         } else {
             // Values from the memo, ranked by the evaluator's one 0-ply rule.
             let values = memo.fill(ev, moves)?;
-            let i = best_index(moves, values.iter().map(money_equity)).expect("moves");
-            (moves[i], values[i])
+            let i = best_index(moves, values.iter().map(mover_equity)).expect("moves");
+            (moves[i], invert(&values[i]))
         };
         results[k] = result;
         values[k] = value;

@@ -26,12 +26,12 @@ use std::ops::Range;
 use board::{DiceStream, MoveGen, Position, Variant};
 use evaluator::choice::best_index;
 use evaluator::class::PositionClass;
-use evaluator::eval::{invert, money_equity, EvalError};
+use evaluator::eval::{money_equity, mover_equity, EvalError};
 use evaluator::search::Lookahead;
 use evaluator::Evaluator;
 use rayon::prelude::*;
 
-use crate::play::{best_move_0ply, value_after};
+use crate::play::{best_move_0ply, equity_after};
 use crate::rng::{derive, derive32, SplitMix, STREAM_GAME_CHOICES, STREAM_GAME_DICE};
 
 /// A game longer than this (in half-moves) is abandoned (a safeguard).
@@ -157,7 +157,7 @@ impl<'a> Sampler<'a> {
             let mut equities = Vec::with_capacity(results.len());
             let mut noisy = Vec::with_capacity(results.len());
             for r in &results {
-                let e = money_equity(&value_after(self.ev, r)?);
+                let e = equity_after(self.ev, r)?;
                 equities.push(e);
                 noisy.push(e + s.noise * rng.gaussian() as f32);
             }
@@ -171,7 +171,7 @@ impl<'a> Sampler<'a> {
         // The values best_move_0ply's choice ranks, kept for the next-best moves.
         let results = gen.positions(pos, roll);
         let (k, equities) = self.ev.with_values_after(results.iter().copied(), |values| {
-            let equities: Vec<f32> = values.iter().map(|(p, _)| money_equity(&invert(p))).collect();
+            let equities: Vec<f32> = values.iter().map(|(p, _)| mover_equity(p)).collect();
             (
                 best_index(results, equities.iter().copied()).expect("moves"),
                 equities,

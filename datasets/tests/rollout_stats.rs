@@ -4,12 +4,11 @@
 mod common;
 
 use board::{Dice, MoveGen, Position};
-use datasets::play::{best_move_0ply, best_move_pruned, value_after};
+use datasets::play::{best_move_0ply, best_move_pruned, equity_after, value_after};
 use datasets::rng::SplitMix;
 use datasets::rollout::{lookahead, LookaheadMemo};
 use datasets::{Roller, RolloutResult, RolloutSettings};
 use evaluator::class::PositionClass;
-use evaluator::eval::money_equity;
 use evaluator::search::Lookahead;
 use evaluator::Evaluator;
 
@@ -273,7 +272,9 @@ fn the_0ply_choice_is_the_evaluators_and_the_lookahead_is_its_1ply_value() {
                     let v = mine.value.unwrap();
                     assert_eq!(v, value_after(&ev, &m.result).unwrap());
                     if gen2.positions(pos, d).len() > 1 {
-                        assert_eq!(money_equity(&v), eq);
+                        // The score the move was ranked by: the opponent's equity
+                        // negated, as gnubg scores moves.
+                        assert_eq!(equity_after(&ev, &m.result).unwrap(), eq);
                     }
                 }
                 None => assert_eq!(mine.result, *pos),
@@ -327,7 +328,7 @@ fn pruned_lookahead_is_gnubgs_pruned_1ply_and_pruned_play_picks_among_the_kept()
             if let Some(kept) = kept {
                 pruned_rolls += 1;
                 // The choice is the best of the kept moves by 0-ply equity.
-                let eq = |m: &Position| money_equity(&value_after(&ev, m).unwrap());
+                let eq = |m: &Position| equity_after(&ev, m).unwrap();
                 let best = kept.iter().map(|&i| eq(&moves[i])).fold(f32::MIN, f32::max);
                 assert!(kept.iter().any(|&i| moves[i] == chosen));
                 assert_eq!(eq(&chosen), best);

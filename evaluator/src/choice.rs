@@ -7,7 +7,7 @@
 use board::Position;
 
 use crate::class::PositionClass;
-use crate::probabilities::{invert, money_equity, Probabilities};
+use crate::probabilities::{invert, mover_equity, Probabilities};
 
 /// What gnubg compares, besides equity, when it sorts a move list: the mover's rearmost
 /// checker after the move (−1 once all are off) and the mover's checkers left.
@@ -66,7 +66,7 @@ pub fn best_of_values(
     results: &[Position],
     values: &[(Probabilities, PositionClass)],
 ) -> Option<(usize, Probabilities)> {
-    let best = best_index(results, values.iter().map(|(p, _)| money_equity(&invert(p))));
+    let best = best_index(results, values.iter().map(|(p, _)| mover_equity(p)));
     best.map(|k| (k, invert(&values[k].0)))
 }
 

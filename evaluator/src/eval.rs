@@ -24,7 +24,7 @@ use crate::simd::FUSED_GROUP;
 use crate::weights::Weights;
 
 pub use crate::choice::{move_shape, sorts_before};
-pub use crate::probabilities::{invert, money_equity, of_finish, Probabilities};
+pub use crate::probabilities::{invert, money_equity, mover_equity, of_finish, Probabilities};
 
 /// The deepest best-move search gnubg's filters cover (`search::FILTERS_NORMAL` has a
 /// row for each of 1 to 4 plies); evaluations searched `plies` deep have no limit.
@@ -625,9 +625,9 @@ impl<N: NetSource> Evaluator<N> {
         self.with_values_after(moves.iter().map(|m| m.result), |values| {
             let best = best_index(
                 moves.iter().map(|m| &m.result),
-                values.iter().map(|(p, _)| money_equity(&invert(p))),
+                values.iter().map(|(p, _)| mover_equity(p)),
             );
-            best.map(|k| (moves[k], money_equity(&invert(&values[k].0))))
+            best.map(|k| (moves[k], mover_equity(&values[k].0)))
         })
     }
 

@@ -11,10 +11,28 @@ pub fn invert(p: &Probabilities) -> Probabilities {
     [1.0 - p[0], p[3], p[4], p[1], p[2]]
 }
 
-/// Cubeless money equity `2·win − 1 + (wg − lg) + (wbg − lbg)`, in gnubg's `f32`
-/// operation order.
+/// Cubeless money equity `2·win − 1 + (wg − lg) + (wbg − lbg)`, bit for bit as gnubg
+/// 1.07 (Debian's build) computes it: its `Utility` is written left to right, but the
+/// build's `-ffast-math` lets the compiler regroup the sum, as
+/// `(−1 − lbg) + ((2·win − lg) + (wg + wbg))` in `f32`. That grouping was found by
+/// trying every way to add the six terms against 10,093 of gnubg's evaluations (the
+/// equity `gnubg.evaluate` returns), and it alone reproduces them all; the
+/// left-to-right sum reproduces 68 % of them. `evaluator/tests/gnubg_eval.rs` checks it
+/// against gnubg run on the machine.
 pub fn money_equity(p: &Probabilities) -> f32 {
-    p[0] * 2.0 - 1.0 + (p[1] - p[3]) * 1.0 + (p[2] - p[4]) * 1.0
+    let [win, wg, wbg, lg, lbg] = *p;
+    (-1.0 - lbg) + ((win * 2.0 - lg) + (wg + wbg))
+}
+
+/// The mover's cubeless money equity of a move, from `after`, the probabilities of the
+/// position it leads to from the opponent's view (opponent on roll): the opponent's
+/// equity negated, as gnubg scores a move (`ScoreMove` negates the equity when it
+/// inverts the evaluation). Every move ranking in bgkit uses it. The equity of the
+/// inverted probabilities, `money_equity(&invert(after))`, is the same number in exact
+/// arithmetic, but its `1 − win` step rounds: it differs in the last bit about a
+/// quarter of the time, enough to break gnubg's exact ties in decided races.
+pub fn mover_equity(after: &Probabilities) -> f32 {
+    -money_equity(after)
 }
 
 /// The exact probabilities of a finished game (side on roll's view): gnubg's

@@ -15,7 +15,7 @@
 use board::{Dice, Move, MoveGen, Position};
 
 use crate::class::PositionClass;
-use crate::eval::{invert, money_equity, EvalError, Evaluator, Probabilities};
+use crate::eval::{invert, money_equity, mover_equity, EvalError, Evaluator, Probabilities};
 use crate::nets::NetSource;
 
 /// One ply of a move filter: keep `accept` moves, and up to `extra` more within
@@ -219,10 +219,9 @@ impl<N: NetSource> Evaluator<N> {
         }
         let mut best: Option<(usize, f32, Probabilities)> = None;
         for (&i, (v, _)) in candidates.iter().zip(&values) {
-            let p = invert(v);
-            let eq = money_equity(&p);
+            let eq = mover_equity(v);
             if best.is_none_or(|(_, b, _)| eq > b) {
-                best = Some((i, eq, p));
+                best = Some((i, eq, invert(v)));
             }
         }
         Ok(best.map(|(i, _, p)| (i, p)))
@@ -283,7 +282,7 @@ impl<N: NetSource> Evaluator<N> {
 
     fn score(&self, list: &mut [(Move, f32)], plies: u32, look: Lookahead) -> Result<(), EvalError> {
         for (m, eq) in list.iter_mut() {
-            *eq = money_equity(&invert(&self.evaluate_plied(&m.result.swapped(), plies, look)?));
+            *eq = mover_equity(&self.evaluate_plied(&m.result.swapped(), plies, look)?);
         }
         Ok(())
     }

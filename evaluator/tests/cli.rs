@@ -263,8 +263,12 @@ fn one_position_in_any_form() {
     // player on roll has offered a double (the dice field "D").
     let other = run(&["moves", pid, "--dice", "3", "1"]);
     assert_eq!(run(&["moves", xgid, "--dice", "3", "1"]), other);
-    let offered = xgid.replace(":52:", ":D:");
+    // (After the Crawford game: rules 0; no one doubles in the Crawford game itself.)
+    let offered = xgid.replace(":52:", ":D:").replace(":1:7:10", ":0:7:10");
     assert_eq!(run(&["moves", &offered, "--dice", "3", "1"]), other);
+    let refused = evaluator(&["moves", &xgid.replace(":52:", ":D:"), "--dice", "3", "1"]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("in the Crawford game"));
     assert_eq!(
         run(&["notation", "--position-id", xgid, "13-8,13-11"]),
         "13/11, 13/8\n"
