@@ -18,10 +18,12 @@ impl Position {
     /// backgammon if it also still has a checker in the winner's home board or on the
     /// bar. `None` while both sides have checkers.
     pub fn finish(&self, variant: Variant) -> Option<Finish> {
-        let loser = if self.checkers(Player::OnRoll) == 0 {
-            Player::Opponent
-        } else if self.checkers(Player::Opponent) == 0 {
+        // The opponent's side first, as gnubg's `EvalOver` looks: it decides the one
+        // board where neither side has a checker (a loss for the side on roll).
+        let loser = if self.checkers(Player::Opponent) == 0 {
             Player::OnRoll
+        } else if self.checkers(Player::OnRoll) == 0 {
+            Player::Opponent
         } else {
             return None;
         };
@@ -74,6 +76,16 @@ mod tests {
             })
         );
         assert_eq!(Variant::Backgammon.start().finish(Variant::Backgammon), None);
+        // The empty board (Position ID AAAAAAAAAAAAAA): gnubg 1.07 evaluates it as a
+        // loss for the side on roll (probabilities 0 0 0 0 0), looking at the
+        // opponent's side first.
+        assert_eq!(
+            finish(&[], &[]),
+            Some(Finish {
+                on_roll_won: false,
+                points: 1
+            })
+        );
     }
 
     #[test]

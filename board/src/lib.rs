@@ -59,7 +59,7 @@ mod xgid;
 pub use any_id::{parse_any_id, AnyId, AnyIdError};
 pub use dice::{Dice, DiceError, DiceStream, Mt19937};
 pub use finish::Finish;
-pub use match_id::{CubeOwner, GameState, MatchIdError, MatchState, MATCH_ID_LEN};
+pub use match_id::{CubeOwner, GameState, MatchIdError, MatchState, MATCH_ID_LEN, MAX_CUBE};
 pub use movegen::{perft, Move, MoveGen};
 pub use parse_move::MoveParseError;
 pub use position::{pip_count, Player, Position, PositionError, Side, BAR, MAX_CHECKERS, SLOTS};

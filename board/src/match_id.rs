@@ -26,6 +26,11 @@ pub const MATCH_ID_LEN: usize = 12;
 /// could say more, gnubg refuses it.
 pub const MAX_MATCH_LENGTH: u32 = 64;
 
+/// The largest cube gnubg plays (its `MAX_CUBE`, 2¹²); a Match ID's 4-bit cube field
+/// could say 2¹⁵, gnubg refuses a cube above this one ("You must specify a legal cube
+/// value") and refuses to double it.
+pub const MAX_CUBE: u32 = 1 << 12;
+
 /// Who owns the cube.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum CubeOwner {
@@ -57,7 +62,7 @@ pub enum GameState {
 /// Everything a Match ID holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct MatchState {
-    /// Cube value (a power of two, 1..=32768).
+    /// Cube value (a power of two, 1..=[`MAX_CUBE`]).
     pub cube: u32,
     /// Cube owner.
     pub cube_owner: CubeOwner,
@@ -152,9 +157,12 @@ fn get_bits(key: &[u8; 9], at: usize, width: usize) -> u32 {
 impl MatchState {
     /// Checks the fields against the ranges a Match ID can carry and gnubg's rules.
     pub fn validate(&self) -> Result<(), String> {
-        if !self.cube.is_power_of_two() || self.cube > 1 << 15 {
+        if !self.cube.is_power_of_two() {
+            return Err(format!("cube value {} is not a power of two", self.cube));
+        }
+        if self.cube > MAX_CUBE {
             return Err(format!(
-                "cube value {} is not a power of two up to 32768",
+                "cube value {} is above {MAX_CUBE}, gnubg's largest cube",
                 self.cube
             ));
         }
@@ -429,5 +437,16 @@ mod tests {
             ..MatchState::default()
         };
         assert!(crawford_money.match_id().is_err());
+        // gnubg 1.07's `set matchid` takes cubes up to 4096 and answers "You must
+        // specify a legal cube value" above (the field could say 32768).
+        for (log, ok) in [(12, true), (13, false), (15, false)] {
+            let mut key = MatchState::default().key().unwrap();
+            key[0] = (key[0] & 0xf0) | log;
+            let got = MatchState::from_id(&base64::encode(&key, 12));
+            assert_eq!(got.is_ok(), ok, "cube 2^{log}: {got:?}");
+            if let Err(e) = got {
+                assert!(e.to_string().contains("above 4096, gnubg's largest cube"), "{e}");
+            }
+        }
     }
 }

@@ -37,7 +37,7 @@ pub enum PositionIdError {
         /// Its index (0-based).
         at: usize,
     },
-    /// The bits do not describe 50 slots (too many checkers or stray bits at the end).
+    /// The bits do not describe 50 slots (too many checkers, or too few bits).
     #[error("position ID '{id}' is not a valid key: {reason}")]
     Key {
         /// The text given.
@@ -84,8 +84,8 @@ impl Position {
         base64::encode(&self.key(), POSITION_ID_LEN)
     }
 
-    /// Decodes a 10-byte key, checking that it describes exactly 50 slots and a valid
-    /// position.
+    /// Decodes a 10-byte key, checking that it describes 50 slots (bits after them are
+    /// ignored, as gnubg ignores them) and a valid position.
     pub fn from_key(key: &[u8; 10]) -> Result<Position, (&'static str, Option<PositionError>)> {
         let mut sides = [[0u8; SLOTS]; 2];
         let mut bit = 0usize;
@@ -109,9 +109,8 @@ impl Position {
                 }
             }
         }
-        if (bit..80).any(|b| key[b / 8] >> (b % 8) & 1 == 1) {
-            return Err(("stray bits after the 50th slot", None));
-        }
+        // Bits after the 50th slot are ignored, as gnubg's decoder stops there
+        // (`AAAAAAAAAAQAAA` is the empty board, `AAAAAAAAAAAAAA`, in gnubg too).
         let [opp, me]: [Side; 2] = sides;
         Position::new(opp, me).map_err(|e| ("", Some(e)))
     }
@@ -292,6 +291,14 @@ mod tests {
             let id = format!("sGfwATDgc/ABM{last}");
             let pos = Position::from_id(&id).unwrap();
             assert_eq!(pos.position_id(), "sGfwATDgc/ABMA", "{id}");
+        }
+        // Bits after the 50th slot: gnubg's `positionfromid` reads AAAAAAAAAAQAAA as the
+        // empty board and +bZBCAQAAAACAA as +bZBCAQAAAAAAA.
+        for (id, gnubg) in [
+            ("AAAAAAAAAAQAAA", "AAAAAAAAAAAAAA"),
+            ("+bZBCAQAAAACAA", "+bZBCAQAAAAAAA"),
+        ] {
+            assert_eq!(Position::from_id(id).unwrap().position_id(), gnubg, "{id}");
         }
         // A character whose first 2 bits are key bits changes the position.
         assert_ne!(

@@ -3,6 +3,7 @@
 //! them.
 
 use crate::dice::Dice;
+use crate::match_id::MAX_CUBE;
 use crate::position::{Position, BAR};
 use crate::records::model::{Action, GameResult, Resignation, Rules, Seat};
 use crate::records::resolve;
@@ -158,8 +159,8 @@ impl GameState {
         if self.owner == Some(seat.other()) {
             return Err(format!("{seat} doubles, but {} owns the cube", seat.other()));
         }
-        if self.cube >= 1 << 15 {
-            return Err("the cube is already at its maximum (32768)".into());
+        if self.cube >= MAX_CUBE {
+            return Err(format!("the cube is already at {MAX_CUBE}, gnubg's largest cube"));
         }
         Ok(())
     }
@@ -365,8 +366,10 @@ impl GameState {
                 }
             },
             Action::SetCube { value, owner } => {
-                if !value.is_power_of_two() || value > 1 << 15 {
-                    return Err(format!("cube value {value} is not a power of two up to 32768"));
+                if !value.is_power_of_two() || value > MAX_CUBE {
+                    return Err(format!(
+                        "cube value {value} is not a power of two up to {MAX_CUBE} (gnubg's largest cube)"
+                    ));
                 }
                 if self.pending != Pending::Nothing {
                     return Err("the cube is set while a decision is pending".into());
