@@ -220,9 +220,20 @@ impl Position {
         if moves.is_empty() {
             return Err(illegal("no move is possible with this roll".into()));
         }
-        moves.into_iter().find(|m| m.result == target).ok_or_else(|| {
-            illegal("it does not use the dice as the rules require (or cannot be played with them)".into())
-        })
+        if let Some(m) = moves.iter().find(|m| m.result == target) {
+            return Ok(*m);
+        }
+        // The same checkers moved, but a blot hit on the way that the text leaves
+        // out (gnubg refuses such a text too): name the move that hits.
+        if let Some(m) = moves.iter().find(|m| m.result.sides()[1] == target.sides()[1]) {
+            return Err(illegal(format!(
+                "with these dice the checkers hit on the way; write the hit: {}",
+                m.gnubg_notation()
+            )));
+        }
+        Err(illegal(
+            "it does not use the dice as the rules require (or cannot be played with them)".into(),
+        ))
     }
 }
 
@@ -297,6 +308,12 @@ mod tests {
         assert!(matches!(e, MoveParseError::Syntax { .. }), "{e}");
         let e = start().parse_move(dice(3, 1), "5/8").unwrap_err();
         assert!(e.to_string().contains("backwards"), "{e}");
+        // 44: the only way 24/8 goes hits a blot on 20 (gnubg 1.07's `move 24/8`
+        // refuses the text too); the message names the move that hits.
+        let pos = Position::from_id("EPj/AQDg/wcAIA").unwrap();
+        let e = pos.parse_move(dice(4, 4), "24/8").unwrap_err();
+        assert!(e.to_string().contains("write the hit: 24/20*/8"), "{e}");
+        assert!(pos.parse_move(dice(4, 4), "24/20*/8").is_ok());
     }
 
     #[test]
