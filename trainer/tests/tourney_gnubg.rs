@@ -400,21 +400,11 @@ fn duel_records_carry_the_running_score_in_gnubg() {
     let mut ppg = Vec::new();
     for kind in ["sgf", "mat"] {
         let path = dir.join(format!("d.{kind}"));
-        let summary = trainer(&[
-            "duel",
-            "--a",
-            "pubeval",
-            "--b",
-            "random",
-            "--games",
-            "8",
-            "--seed",
-            "3",
-            "--record",
-            path.to_str().unwrap(),
-            "--json",
-            "--quiet",
-        ]);
+        let mut args: Vec<&str> = "duel --a pubeval --b random --games 8 --seed 3 --json --quiet"
+            .split(' ')
+            .collect();
+        args.extend(["--record", path.to_str().unwrap()]);
+        let summary = trainer(&args);
         let v: serde_json::Value = serde_json::from_str(&summary).unwrap();
         ppg.push(v["ppg"].as_f64().unwrap());
         let _ = writeln!(jobs, "{kind}\t{}", path.display());
