@@ -166,6 +166,11 @@ impl MatchState {
                 self.cube
             ));
         }
+        if self.double_offered && self.cube == MAX_CUBE {
+            return Err(format!(
+                "a double is offered with the cube at {MAX_CUBE}, gnubg's largest cube"
+            ));
+        }
         if self.on_roll > 1 || self.turn > 1 {
             return Err(format!(
                 "players are 0 or 1 (on roll {}, turn {})",
@@ -204,23 +209,19 @@ impl MatchState {
             }
             // No one may double in the Crawford game (gnubg's `set xgid` resets such a
             // cube to 1 with "The cube is disabled during the Crawford game").
-            if self.crawford
-                && (self.cube != 1 || self.cube_owner != CubeOwner::Centred || self.double_offered)
-            {
+            if self.crawford && (self.cube != 1 || self.cube_owner != CubeOwner::Centred) {
                 return Err(format!(
-                    "the cube is {}{}{} in the Crawford game, where it is not used (it stays at 1 in the \
-                     middle)",
+                    "the cube must be 1 and in the middle in the Crawford game, where no one \
+                     doubles (it is {}{})",
                     self.cube,
                     match self.cube_owner {
-                        CubeOwner::Centred => "",
-                        _ => " and owned",
+                        CubeOwner::Centred => ", in the middle",
+                        _ => ", owned",
                     },
-                    if self.double_offered {
-                        ", with a double offered,"
-                    } else {
-                        ""
-                    }
                 ));
+            }
+            if self.crawford && self.double_offered {
+                return Err("a double is offered in the Crawford game, where no one doubles".into());
             }
         } else {
             if self.crawford {
@@ -448,5 +449,14 @@ mod tests {
                 assert!(e.to_string().contains("above 4096, gnubg's largest cube"), "{e}");
             }
         }
+        // ... and gnubg does not double a 4096 cube.
+        let offered = MatchState {
+            cube: MAX_CUBE,
+            double_offered: true,
+            turn: 1,
+            ..MatchState::default()
+        };
+        let e = offered.match_id().unwrap_err().to_string();
+        assert!(e.contains("a double is offered with the cube at 4096"), "{e}");
     }
 }

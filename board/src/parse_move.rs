@@ -227,7 +227,7 @@ impl Position {
         // out (gnubg refuses such a text too): name the move that hits.
         if let Some(m) = moves.iter().find(|m| m.result.sides()[1] == target.sides()[1]) {
             return Err(illegal(format!(
-                "with these dice the checkers hit on the way; write the hit: {}",
+                "with these dice a checker stops on a blot on the way and must hit it: write {}",
                 m.gnubg_notation()
             )));
         }
@@ -312,7 +312,7 @@ mod tests {
         // refuses the text too); the message names the move that hits.
         let pos = Position::from_id("EPj/AQDg/wcAIA").unwrap();
         let e = pos.parse_move(dice(4, 4), "24/8").unwrap_err();
-        assert!(e.to_string().contains("write the hit: 24/20*/8"), "{e}");
+        assert!(e.to_string().contains("must hit it: write 24/20*/8"), "{e}");
         assert!(pos.parse_move(dice(4, 4), "24/20*/8").is_ok());
     }
 

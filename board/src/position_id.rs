@@ -37,7 +37,8 @@ pub enum PositionIdError {
         /// Its index (0-based).
         at: usize,
     },
-    /// The bits do not describe 50 slots (too many checkers, or too few bits).
+    /// The bits do not describe 50 slots (too many checkers, too few bits, or in a key,
+    /// stray bits at the end).
     #[error("position ID '{id}' is not a valid key: {reason}")]
     Key {
         /// The text given.
@@ -84,9 +85,15 @@ impl Position {
         base64::encode(&self.key(), POSITION_ID_LEN)
     }
 
-    /// Decodes a 10-byte key, checking that it describes 50 slots (bits after them are
-    /// ignored, as gnubg ignores them) and a valid position.
+    /// Decodes a 10-byte key, checking that it describes exactly 50 slots and a valid
+    /// position: one position has one key (bgkit's dataset files rely on it).
     pub fn from_key(key: &[u8; 10]) -> Result<Position, (&'static str, Option<PositionError>)> {
+        Self::decode_key(key, true)
+    }
+
+    /// [`Position::from_key`], refusing set bits after the 50th slot when `strict`, else
+    /// ignoring them (as gnubg's decoder does with a Position ID).
+    fn decode_key(key: &[u8; 10], strict: bool) -> Result<Position, (&'static str, Option<PositionError>)> {
         let mut sides = [[0u8; SLOTS]; 2];
         let mut bit = 0usize;
         let mut ones = 0u32;
@@ -109,8 +116,9 @@ impl Position {
                 }
             }
         }
-        // Bits after the 50th slot are ignored, as gnubg's decoder stops there
-        // (`AAAAAAAAAAQAAA` is the empty board, `AAAAAAAAAAAAAA`, in gnubg too).
+        if strict && (bit..80).any(|b| key[b / 8] >> (b % 8) & 1 == 1) {
+            return Err(("stray bits after the 50th slot", None));
+        }
         let [opp, me]: [Side; 2] = sides;
         Position::new(opp, me).map_err(|e| ("", Some(e)))
     }
@@ -118,7 +126,8 @@ impl Position {
     /// Decodes a gnubg Position ID. Accepts the 14-character form, optionally followed
     /// by the `==` Base64 padding, and surrounding whitespace. As in gnubg, the last
     /// character's 4 bits beyond the key are ignored, so `ABMB` ends the same ID as
-    /// `ABMA` (and [`Position::position_id`] gives the latter).
+    /// `ABMA` (and [`Position::position_id`] gives the latter), and so are set bits
+    /// after the 50th slot (`AAAAAAAAAAQAAA` is the empty board, `AAAAAAAAAAAAAA`).
     pub fn from_id(id: &str) -> Result<Position, PositionIdError> {
         let text = id.trim();
         let core = text.strip_suffix("==").unwrap_or(text);
@@ -136,7 +145,7 @@ impl Position {
             ch,
             at,
         })?;
-        Position::from_key(&bytes).map_err(|(reason, source)| match source {
+        Position::decode_key(&bytes, false).map_err(|(reason, source)| match source {
             Some(source) => PositionIdError::Position {
                 id: text.to_string(),
                 source,
@@ -300,11 +309,19 @@ mod tests {
         ] {
             assert_eq!(Position::from_id(id).unwrap().position_id(), gnubg, "{id}");
         }
-        // A character whose first 2 bits are key bits changes the position.
-        assert_ne!(
-            Position::from_id("4HPwATDgc/ABMQ").ok().map(|p| p.position_id()),
-            Some("4HPwATDgc/ABMA".to_string())
+        // The last character's first 2 bits are key bits, read: from the start
+        // position's 30 checkers, setting one makes 31, refused.
+        let e = Position::from_id("4HPwATDgc/ABMQ").unwrap_err();
+        assert!(e.to_string().contains("more than 30 checkers"), "{e}");
+        // A key (as dataset files store them) stays strict: one position, one key.
+        let mut key = [0u8; 10];
+        key[7] = 0x10;
+        assert_eq!(
+            Position::from_key(&key).unwrap_err().0,
+            "stray bits after the 50th slot"
         );
+        let id = base64::encode(&key, 14);
+        assert_eq!(Position::from_id(&id).unwrap().position_id(), "AAAAAAAAAAAAAA");
     }
 
     #[test]

@@ -270,7 +270,12 @@ mod tests {
         let e = Xgid::parse("XGID=-b---BD-B---eE---c-e----B-:1:-1:-1:52:6:1:1:7:10").unwrap_err();
         assert!(
             e.to_string()
-                .contains("the cube is 2 and owned in the Crawford game"),
+                .contains("the cube must be 1 and in the middle in the Crawford game"),
+            "{e}"
+        );
+        let e = Xgid::parse("XGID=-b---BD-B---eE---c-e----B-:0:0:-1:D:6:1:1:7:10").unwrap_err();
+        assert!(
+            e.to_string().contains("a double is offered in the Crawford game"),
             "{e}"
         );
         let crawford = Xgid::parse("XGID=-b---BD-B---eE---c-e----B-:0:0:-1:52:6:1:1:7:10").unwrap();

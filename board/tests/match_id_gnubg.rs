@@ -83,7 +83,7 @@ fn random_match_ids_decode_into_impossible_states() {
     if !have(&[GNUBG]) {
         return;
     }
-    let ids = sample(600);
+    let ids = sample(800);
     let verdicts = gnubg_python(BODY, &ids, 4);
     let (mut both_refuse, mut both_take, mut stricter) = (0, 0, 0);
     for (id, verdict) in ids.iter().zip(&verdicts) {

@@ -7,9 +7,9 @@ mod common;
 use board::{DiceStream, MoveGen, Position};
 use common::{ok, s};
 use datasets::class::parse_classes;
+use datasets::play::equity_after;
 use datasets::rng::{derive32, STREAM_GAME_DICE};
 use datasets::sample::{SampleSettings, Sampler};
-use evaluator::eval::{invert, money_equity};
 use evaluator::PositionClass;
 
 /// Settings that keep every class but finished games, so that no position of a game is
@@ -54,7 +54,7 @@ fn alternatives_follow_the_position_they_branch_from() {
                     None => ev.classify(&r.swapped()) == PositionClass::Over,
                 })
                 .expect("the line's next position is a legal move's result");
-            let equity = |r: &Position| money_equity(&invert(&ev.evaluate(&r.swapped()).unwrap().0));
+            let equity = |r: &Position| equity_after(&ev, r).unwrap();
             let eq: Vec<f32> = results.iter().map(equity).collect();
             let mut others: Vec<usize> = (0..results.len()).filter(|&i| i != played).collect();
             others.sort_by(|&a, &b| eq[b].total_cmp(&eq[a]));

@@ -142,7 +142,8 @@ def main():
                 "--seed", a.seed, "--json", "--quiet"])
     j = json.loads(duel)
     print(json.dumps(j))
-    print(f"duel: torch net vs pubeval, {j.get('games')} games: {j.get('ppg'):+.3f} ± {j.get('se'):.3f} ppg")
+    se = "no SE (one dice pair)" if j.get("se") is None else f"± {j['se']:.3f}"
+    print(f"duel: torch net vs pubeval, {j.get('games')} games: {j.get('ppg'):+.3f} {se} ppg")
 
 
 if __name__ == "__main__":

@@ -150,10 +150,9 @@ impl RunSettings {
                 self.bench_every, self.batch
             ));
         }
-        if self.bench_every > 0 && (self.bench_games < 4 || !self.bench_games.is_multiple_of(2)) {
+        if self.bench_every > 0 && (self.bench_games == 0 || !self.bench_games.is_multiple_of(2)) {
             return invalid(format!(
-                "--bench-games must be even (duplicate dice) and at least 4 (two dice pairs, for a \
-                 standard error), got {}",
+                "--bench-games must be even and positive (duplicate dice), got {}",
                 self.bench_games
             ));
         }
@@ -265,6 +264,14 @@ impl Run {
         start: Option<(Model, String)>,
     ) -> Result<Run, TrainerError> {
         settings.validate()?;
+        // A new run's benchmarks need two dice pairs for a standard error (runs made
+        // before this rule, with 2 games, still resume: their curve keeps se 0).
+        if settings.bench_every > 0 && settings.bench_games < 4 {
+            return Err(TrainerError::Invalid(format!(
+                "--bench-games must be at least 4 (two dice pairs, for a standard error), got {}",
+                settings.bench_games
+            )));
+        }
         if state_path(dir).exists() {
             return Err(TrainerError::Invalid(format!(
                 "{} already holds a training run (state.json); continue it with --resume {0} or choose \
@@ -564,7 +571,9 @@ impl Run {
             alpha: set.td.rate(self.state.games),
             bench_games: r.games,
             ppg: r.ppg,
-            se: r.se,
+            // One dice pair (a run made before --bench-games had to be 4 or more): the
+            // curve's 0, as such runs always wrote.
+            se: if r.se.is_nan() { 0.0 } else { r.se },
             win_rate: r.win_rate,
             gammon_rate: r.gammon_rate,
             gammon_loss_rate: r.gammon_loss_rate,

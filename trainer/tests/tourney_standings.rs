@@ -226,7 +226,7 @@ fn groups_that_never_met_are_rated_and_shown_apart() {
         "{text}"
     );
     assert!(
-        text.contains("virtual draw per pair that met in group 1, "),
+        text.contains("(group 1's ratings include one virtual draw for every pair that met"),
         "{text}"
     );
     // Group 1 first, by rating within it: a, b, then c and d (tied, by number).

@@ -98,9 +98,6 @@ fn bad_settings_are_refused() {
     s.bench_every = 8;
     s.bench_games = 3;
     assert!(s.validate().unwrap_err().to_string().contains("even"));
-    // One dice pair has no standard error.
-    s.bench_games = 2;
-    assert!(s.validate().unwrap_err().to_string().contains("at least 4"));
     s.bench_games = 4;
     s.td.lambda = 2.0;
     assert!(s.validate().is_err());
@@ -136,5 +133,35 @@ fn self_play_learns() {
         b.ppg,
         a.ppg
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A new run's benchmark needs two dice pairs (a standard error); a run made before
+/// that rule, with one pair, still resumes, and its curve keeps the 0 it always had.
+#[test]
+fn one_pair_benchmarks_are_refused_for_new_runs_and_resume_for_old_ones() {
+    let dir = scratch("one-pair");
+    let mut s = settings(Parallel::Sync, 2, 4, 4);
+    s.bench_games = 2;
+    let e = Run::create(&dir.join("new"), s.clone(), no_dbs(), 1)
+        .err()
+        .unwrap();
+    assert!(e.to_string().contains("at least 4"), "{e}");
+    assert!(!dir.join("new").exists());
+    // An old run: made with 4, then its state says 2 (as an older build wrote it).
+    let old = dir.join("old");
+    s.bench_games = 4;
+    let mut run = Run::create(&old, s, no_dbs(), 1).unwrap();
+    run.train(4, None, &|_| {}).unwrap();
+    drop(run);
+    let state = old.join("state.json");
+    let mut v = common::json(&state);
+    assert_eq!(v["settings"]["bench_games"], 4, "{v}");
+    v["settings"]["bench_games"] = 2.into();
+    std::fs::write(&state, serde_json::to_vec_pretty(&v).unwrap()).unwrap();
+    let mut run = Run::resume(&old, no_dbs(), 1).unwrap();
+    run.train(8, None, &|_| {}).unwrap();
+    let last = run.state().curve.last().unwrap().clone();
+    assert_eq!((last.games, last.bench_games, last.se), (8, 2, 0.0));
     let _ = std::fs::remove_dir_all(&dir);
 }

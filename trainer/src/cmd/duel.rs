@@ -107,11 +107,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
         cli_support::outln!("{}", serde_json::to_string(&r)?)?;
     } else {
         cli_support::outln!(
-            "{} vs {}: {} games ({} dice pairs), seed {}",
+            "{} vs {}: {} games ({} dice pair{}), seed {}",
             r.a,
             r.b,
             r.games,
             r.pairs,
+            if r.pairs == 1 { "" } else { "s" },
             r.seed
         )?;
         if r.se.is_nan() {

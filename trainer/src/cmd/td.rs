@@ -155,7 +155,7 @@ pub struct Args {
     /// --batch) [default: 10000].
     #[arg(long)]
     bench_every: Option<u64>,
-    /// Games per benchmark (duplicate dice, even) [default: 2000].
+    /// Games per benchmark (duplicate dice, even, at least 4) [default: 2000].
     #[arg(long)]
     bench_games: Option<u64>,
     /// Seed of the benchmark dice, the same games at every benchmark [default: 1].

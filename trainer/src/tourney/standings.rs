@@ -341,15 +341,19 @@ impl Standings {
             );
         }
         if self.elo_virtual_draws {
-            let whom = if grouped {
-                let list: Vec<String> = self.elo_draw_groups.iter().map(|g| g.to_string()).collect();
-                format!("in group {}, ", list.join(", "))
-            } else {
-                String::new()
+            let whom = match self.elo_draw_groups.as_slice() {
+                _ if !grouped => "ratings".to_string(),
+                [g] => format!("group {g}'s ratings"),
+                [rest @ .., last] => {
+                    let rest: Vec<String> = rest.iter().map(|g| g.to_string()).collect();
+                    format!("groups {} and {last}'s ratings", rest.join(", "))
+                }
+                [] => "ratings".to_string(),
             };
             let _ = writeln!(
                 out,
-                "(ratings include one virtual draw per pair that met {whom}where one side of a split won every game across it)"
+                "({whom} include one virtual draw for every pair that met: some players won every game \
+                 against the rest, and without the draws no rating would fit)"
             );
         }
         let _ = writeln!(

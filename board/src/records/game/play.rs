@@ -133,10 +133,12 @@ impl MatchRecord {
         self.games.push(game);
     }
 
-    /// Appends a game played after the games so far, starting it at the score after
-    /// them ([`MatchRecord::score_after`]): for games recorded apart (in parallel, or
-    /// replayed) and put together in order, so that a money session carries its
-    /// running score as gnubg's own sessions do.
+    /// Appends a game of a money session played after the games so far, starting it at
+    /// the score after them ([`MatchRecord::score_after`]): for games recorded apart
+    /// (in parallel, or replayed) and put together in order, so that the session
+    /// carries its running score as gnubg's own sessions do. Only the score is set: a
+    /// match's game also needs its Crawford flag, which [`MatchRecord::next_game`]
+    /// gives before the game is played.
     pub fn push_next(&mut self, mut game: GameRecord) {
         game.score = self.score_after();
         self.games.push(game);
