@@ -31,10 +31,15 @@ pub struct EloFit {
     pub se: Vec<Option<f64>>,
     /// Group of each participant (participants connected by games share one).
     pub group: Vec<usize>,
-    /// Whether virtual draws were added to make the maximum exist (in any group).
-    pub virtual_draws: bool,
     /// For each group (indexed as `group`), whether its pairs got virtual draws.
     pub draws_in: Vec<bool>,
+}
+
+impl EloFit {
+    /// Whether virtual draws were added to make the maximum exist (in any group).
+    pub fn virtual_draws(&self) -> bool {
+        self.draws_in.iter().any(|&d| d)
+    }
 }
 
 /// Elo points per natural-log unit of strength.
@@ -67,7 +72,6 @@ pub fn fit(wins: &[Vec<f64>]) -> EloFit {
         ratings: vec![0.0; p],
         se: vec![None; p],
         group: group.clone(),
-        virtual_draws: false,
         draws_in: vec![false; groups],
     };
     for g in 0..groups {
@@ -80,7 +84,6 @@ pub fn fit(wins: &[Vec<f64>]) -> EloFit {
             .map(|&i| members.iter().map(|&j| wins[i][j]).collect())
             .collect();
         if !strongly_connected(&w) {
-            fit.virtual_draws = true;
             fit.draws_in[g] = true;
             let m = members.len();
             for a in 0..m {

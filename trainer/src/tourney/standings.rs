@@ -250,7 +250,7 @@ pub fn standings(t: &Tournament) -> Standings {
                 ""
             }
         ),
-        elo_virtual_draws: fit.virtual_draws,
+        elo_virtual_draws: fit.virtual_draws(),
         elo_draw_groups: draw_groups,
         elo_groups: groups,
     }
